@@ -1,0 +1,27 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'public/models'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The pure rooms run in workers, Node and the CLI: keep the DOM, React and Dexie out of them.
+    files: ['src/masks/**/*.ts', 'src/metrics/**/*.ts', 'src/demo/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/metrics/panels/**', 'src/demo/encodeVideo.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', 'dexie', 'konva', '*/store/*', '*/app/*'] }],
+    },
+  },
+);
