@@ -1,3 +1,37 @@
+import { Suspense } from 'react';
+import { useRoute } from './router';
+import { Notices } from './Notices';
+import { StorageMeter } from './StorageMeter';
+import { UserName } from './UserName';
+import { ProjectsPage } from './dashboard/ProjectsPage';
+import { ProjectPage } from './dashboard/ProjectPage';
+import { ClipPage } from './clip/ClipPage';
+import { ErrorBoundary } from './ErrorBoundary';
+
 export function App() {
-  return <main className="p-6"><h1 className="text-xl font-semibold">SPOC Studio</h1></main>;
+  const route = useRoute();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="flex items-center gap-4 border-b border-zinc-800 px-4 py-2">
+        <a href="#/" className="font-semibold tracking-tight">
+          SPOC Studio
+        </a>
+        <span className="flex-1" />
+        <Suspense fallback={null}>
+          <UserName />
+        </Suspense>
+        <StorageMeter />
+      </header>
+      <main className="flex-1">
+        <ErrorBoundary key={JSON.stringify(route)}>
+          <Suspense fallback={<p className="p-6 text-zinc-500">Opening the project store…</p>}>
+            {route.name === 'projects' && <ProjectsPage />}
+            {route.name === 'project' && <ProjectPage projectId={route.projectId} />}
+            {route.name === 'clip' && <ClipPage clipId={route.clipId} frame={route.frame} />}
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+      <Notices />
+    </div>
+  );
 }

@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useDb } from '../db';
+import { getProject } from '../../store/projects';
+import { listClips } from '../../store/clips';
+import { projectStats } from '../../store/progress';
+import { ImportPanel } from '../import/ImportPanel';
+import { ClipFilters } from './ClipFilters';
+import { ClipCard } from './ClipCard';
+import { filterClips, NO_FILTER, type ClipFilter } from './clipFilter';
+
+export function ProjectPage({ projectId }: { projectId: string }) {
+  const db = useDb();
+  const project = useLiveQuery(() => getProject(db, projectId), [db, projectId], null);
+  const clips = useLiveQuery(() => listClips(db, projectId), [db, projectId]);
+  const stats = useLiveQuery(() => projectStats(db, projectId), [db, projectId]);
+  const [filter, setFilter] = useState<ClipFilter>(NO_FILTER);
+
+  if (project === null) return null;
+  if (project === undefined) return <p className="p-6 text-zinc-400">This project does not exist (it may have been deleted).</p>;
+  const shown = clips ? filterClips(clips, filter) : [];
+  return (
+    <div className="p-6">
+      <nav className="text-sm text-zinc-500">
+        <a href="#/" className="hover:underline">
+          Projects
+        </a>{' '}
+        /
+      </nav>
+      <h1 className="text-2xl font-semibold" data-testid="project-name">
+        {project.name}
+      </h1>
+      {stats && (
+        <p className="mt-1 text-sm text-zinc-400" data-testid="project-stats">
+          {stats.clips} clips · {stats.frames.total} frames · {stats.frames.annotated} annotated · {stats.frames.ignored} ignored ·{' '}
+          {stats.frames.remaining} remaining
+        </p>
+      )}
+      <ImportPanel project={project} />
+      <ClipFilters clips={clips ?? []} filter={filter} onChange={setFilter} />
+      <p className="mt-2 text-xs text-zinc-500" data-testid="clip-count">
+        {shown.length} of {clips?.length ?? 0} clips
+      </p>
+      <ul className="mt-3 grid grid-cols-[repeat(auto-fill,minmax(16rem,1fr))] gap-4">
+        {shown.map((c) => (
+          <ClipCard key={c.id} clip={c} progress={stats?.perClip[c.id]} />
+        ))}
+      </ul>
+    </div>
+  );
+}

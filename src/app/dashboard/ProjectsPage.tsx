@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useDb } from '../db';
+import { navigate } from '../router';
+import { notify, messageOf } from '../notices';
+import { createProject, listProjects } from '../../store/projects';
+import { OpenDemoButton } from '../demo/OpenDemoButton';
+
+export function ProjectsPage() {
+  const db = useDb();
+  const projects = useLiveQuery(() => listProjects(db), [db]);
+  const [name, setName] = useState('');
+
+  const create = async () => {
+    try {
+      const p = await createProject(db, { name: name.trim() || 'Untitled project' });
+      setName('');
+      navigate({ name: 'project', projectId: p.id });
+    } catch (err) {
+      notify('error', messageOf(err));
+    }
+  };
+
+  if (!projects) return null;
+  return (
+    <div className="mx-auto max-w-4xl p-6">
+      {projects.length === 0 && (
+        <section className="mb-8 rounded-lg border border-zinc-800 bg-zinc-900 p-6" data-testid="welcome">
+          <h1 className="text-2xl font-semibold">Welcome to SPOC Studio</h1>
+          <p className="mt-2 text-zinc-400">
+            Paint, frame by frame, which pixels of an object are still <span className="text-red-400">actionable</span> and which are
+            already <span className="text-emerald-400">transformed</span> while a state change unfolds. Everything stays in this
+            browser.
+          </p>
+          <div className="mt-4 flex gap-3">
+            <OpenDemoButton />
+          </div>
+        </section>
+      )}
+      <div className="flex items-end justify-between">
+        <h2 className="text-lg font-semibold">Projects</h2>
+        {projects.length > 0 && <OpenDemoButton subtle />}
+      </div>
+      <form
+        className="mt-3 flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create();
+        }}
+      >
+        <input
+          aria-label="New project name"
+          placeholder="New project name"
+          className="flex-1 rounded bg-zinc-900 px-3 py-2"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <button className="rounded bg-sky-700 px-4 py-2 hover:bg-sky-600">New project</button>
+      </form>
+      <ul className="mt-4 divide-y divide-zinc-800 rounded border border-zinc-800">
+        {projects.map((p) => (
+          <li key={p.id}>
+            <a href={`#/p/${p.id}`} className="flex items-center justify-between px-4 py-3 hover:bg-zinc-900">
+              <span>{p.name}</span>
+              <span className="text-xs text-zinc-500">updated {new Date(p.updatedAt).toLocaleString()}</span>
+            </a>
+          </li>
+        ))}
+        {projects.length === 0 && <li className="px-4 py-3 text-zinc-500">No projects yet.</li>}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+/** Dashboard search and filters, kept pure so they are tested without a browser. */
+import type { Clip, ClipStatus, ClipSubset } from '../../store/types';
+
+export interface ClipFilter {
+  text: string;
+  verb: string | 'all';
+  status: ClipStatus | 'all';
+  subset: ClipSubset | 'all';
+}
+
+export const NO_FILTER: ClipFilter = { text: '', verb: 'all', status: 'all', subset: 'all' };
+
+/** Every whitespace-separated word must appear in the clip's name, verb, noun, descriptions or assignee. */
+export function matchesClip(clip: Clip, f: ClipFilter): boolean {
+  if (f.verb !== 'all' && clip.osc.verb !== f.verb) return false;
+  if (f.status !== 'all' && clip.status !== f.status) return false;
+  if (f.subset !== 'all' && clip.subset !== f.subset) return false;
+  const words = f.text.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const hay = [clip.name, clip.osc.verb, clip.osc.noun, clip.osc.actionable, clip.osc.transformed, clip.assignee ?? '', clip.source.fileName]
+    .join(' ')
+    .toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+export function filterClips(clips: readonly Clip[], f: ClipFilter): Clip[] {
+  return clips.filter((c) => matchesClip(c, f));
+}
+
+export const STATUS_LABEL: Record<ClipStatus, string> = {
+  todo: 'to do',
+  in_progress: 'in progress',
+  submitted: 'submitted',
+  in_review: 'in review',
+  approved: 'approved',
+  changes_requested: 'changes requested',
+};

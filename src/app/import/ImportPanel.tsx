@@ -1,0 +1,148 @@
+/**
+ * Adds clips to a project: a video (sampled at a chosen rate), a folder or zip of frames, or a
+ * WhereToChange-layout folder or zip (detected by its JPEGImages_1fps folders). Shows progress and
+ * lets the user cancel; a failure names the file and the problem and leaves the project unchanged.
+ */
+import { useRef, useState } from 'react';
+import { useDb } from '../db';
+import { notify, messageOf } from '../notices';
+import { storageChanged } from '../StorageMeter';
+import { ImportCancelled } from '../../io/importError';
+import { describeOsc, isKnownVerb } from '../../taxonomy/osc';
+import { VERBS, VERB_SPECS } from '../../taxonomy/verbs';
+import { getUserName } from '../../store/meta';
+import type { Project } from '../../store/types';
+import { importFileList, importVideoFile, importZipFile, type ImportOptions, type ImportProgress, type ImportResult } from './runImport';
+import { DEFAULT_USER } from '../UserName';
+import { DemoVideoButton } from '../demo/DemoVideoButton';
+
+type Kind = 'video' | 'folder' | 'zip';
+
+export function ImportPanel({ project }: { project: Project }) {
+  const db = useDb();
+  const [verb, setVerb] = useState<string>('grating');
+  const [noun, setNoun] = useState('carrot');
+  const [actionable, setActionable] = useState('');
+  const [transformed, setTransformed] = useState('');
+  const [fps, setFps] = useState(project.settings.sampleFps);
+  const [progress, setProgress] = useState<ImportProgress | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const defaults = describeOsc(verb, noun || 'object');
+
+  const run = async (kind: Kind, files: File[]) => {
+    if (files.length === 0 || abort.current) return;
+    const controller = new AbortController();
+    abort.current = controller;
+    setProgress({ stage: 'Starting', done: 0, total: 1 });
+    const options: ImportOptions = {
+      ctx: { projectId: project.id, author: (await getUserName(db)) ?? DEFAULT_USER },
+      osc: { verb, noun: noun || 'object', actionable, transformed },
+      sampleFps: fps,
+      signal: controller.signal,
+      onProgress: setProgress,
+    };
+    const first = files[0];
+    const folderName = (first as File & { webkitRelativePath?: string }).webkitRelativePath?.split('/')[0] || first.name;
+    try {
+      let result: ImportResult;
+      if (kind === 'video') result = await importVideoFile(db, first, options);
+      else if (kind === 'zip') result = await importZipFile(db, first, options);
+      else result = await importFileList(db, files, folderName, options);
+      const names = result.clips.map((c) => `"${c.name}" (${c.frameCount} frames)`).join(', ');
+      notify('info', `Imported ${names}.`);
+      for (const r of result.remarks) notify('warn', r);
+    } catch (err) {
+      if (!(err instanceof ImportCancelled)) notify('error', `Import failed, nothing was saved. ${messageOf(err)}`);
+    } finally {
+      abort.current = null;
+      setProgress(null);
+      storageChanged();
+    }
+  };
+
+  const busy = progress !== null;
+  const field = 'rounded bg-zinc-950 px-2 py-1.5 text-sm';
+  return (
+    <section className="mt-6 rounded-lg border border-zinc-800 bg-zinc-900 p-4" aria-label="Import clips">
+      <h2 className="font-semibold">Add clips</h2>
+      <div className="mt-3 grid grid-cols-[auto_1fr_auto_1fr] items-center gap-x-3 gap-y-2 text-sm">
+        <label htmlFor="imp-verb">Verb</label>
+        <select id="imp-verb" className={field} value={isKnownVerb(verb) ? verb : '__other'} onChange={(e) => setVerb(e.target.value === '__other' ? '' : e.target.value)}>
+          {VERBS.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+          <option value="__other">other…</option>
+        </select>
+        <label htmlFor="imp-noun">Object</label>
+        <input id="imp-noun" list="imp-nouns" className={field} value={noun} onChange={(e) => setNoun(e.target.value)} />
+        <datalist id="imp-nouns">
+          {isKnownVerb(verb) && [...VERB_SPECS[verb].seen, ...VERB_SPECS[verb].novel].map((n) => <option key={n} value={n} />)}
+        </datalist>
+        {!isKnownVerb(verb) && (
+          <>
+            <label htmlFor="imp-verb-free">Verb name</label>
+            <input id="imp-verb-free" className={field} value={verb} onChange={(e) => setVerb(e.target.value)} />
+            <span />
+            <span />
+          </>
+        )}
+        <label htmlFor="imp-act">Actionable</label>
+        <input id="imp-act" className={field} placeholder={defaults.actionable} value={actionable} onChange={(e) => setActionable(e.target.value)} />
+        <label htmlFor="imp-trf">Transformed</label>
+        <input id="imp-trf" className={field} placeholder={defaults.transformed} value={transformed} onChange={(e) => setTransformed(e.target.value)} />
+        <label htmlFor="imp-fps">Video sampling</label>
+        <span className="flex items-center gap-2">
+          <input id="imp-fps" type="number" min={0.1} max={60} step={0.1} className={`${field} w-24`} value={fps} onChange={(e) => setFps(Number(e.target.value))} />
+          fps
+        </span>
+      </div>
+      <p className="mt-2 flex items-center justify-between text-xs text-zinc-500">
+        <span>WhereToChange folders and zips take verb and object from their &lt;verb&gt;_&lt;object&gt; folder names.</span>
+        <DemoVideoButton />
+      </p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <FilePick label="Video file…" testId="import-video" accept="video/*,.mp4,.webm,.mkv,.mov" disabled={busy} onFiles={(f) => run('video', f)} />
+        <FilePick label="Folder of frames / WhereToChange…" testId="import-folder" directory disabled={busy} onFiles={(f) => run('folder', f)} />
+        <FilePick label="Zip of frames / WhereToChange…" testId="import-zip" accept=".zip,application/zip" disabled={busy} onFiles={(f) => run('zip', f)} />
+      </div>
+      {progress && (
+        <div className="mt-3 flex items-center gap-3 text-sm" data-testid="import-progress">
+          <span className="w-64 truncate text-zinc-400">{progress.stage}</span>
+          <progress className="flex-1" max={Math.max(1, progress.total)} value={progress.done} />
+          <span className="w-20 text-right tabular-nums text-zinc-400">
+            {progress.done}/{progress.total}
+          </span>
+          <button className="rounded border border-zinc-700 px-3 py-1 hover:bg-zinc-800" onClick={() => abort.current?.abort()}>
+            Cancel
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function FilePick(props: { label: string; testId: string; accept?: string; directory?: boolean; disabled: boolean; onFiles: (f: File[]) => void }) {
+  const extra = props.directory ? { webkitdirectory: '', directory: '' } : {};
+  return (
+    <label className={`cursor-pointer rounded bg-sky-800 px-3 py-1.5 text-sm hover:bg-sky-700 ${props.disabled ? 'pointer-events-none opacity-50' : ''}`}>
+      {props.label}
+      <input
+        type="file"
+        className="hidden"
+        data-testid={props.testId}
+        accept={props.accept}
+        multiple={props.directory}
+        disabled={props.disabled}
+        {...extra}
+        onChange={(e) => {
+          // Copy before clearing: the same file can then be picked again after a failed import.
+          const files = Array.from(e.target.files ?? []);
+          props.onFiles(files);
+          e.target.value = '';
+        }}
+      />
+    </label>
+  );
+}

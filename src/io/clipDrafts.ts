@@ -1,0 +1,96 @@
+/**
+ * Builds the store's ClipImportDraft from what an importer read: clip fields with OSC metadata
+ * pre-filled from the taxonomy, frames, and (for WhereToChange folders) ground-truth layers.
+ * Nothing here writes; the caller commits the drafts in one transaction.
+ */
+import type { ClipImportDraft, DraftFrame, DraftLayer } from '../store/importCommit';
+import type { ClipSource } from '../store/types';
+import { describeOsc, subsetOf, type Subset } from '../taxonomy/osc';
+import type { SampledVideo } from './video/sampleVideo';
+import type { ImageSequence } from './images/imageSequence';
+
+export interface DraftContext {
+  projectId: string;
+  /** The local user name, recorded as the author of imported layers. */
+  author: string;
+}
+
+/** What the user typed in the import form; empty descriptions are filled from the taxonomy. */
+export interface OscChoice {
+  verb: string;
+  noun: string;
+  actionable?: string;
+  transformed?: string;
+  subset?: Subset;
+}
+
+export interface ClipShape {
+  name: string;
+  width: number;
+  height: number;
+  sampleFps: number;
+  source: ClipSource;
+  frames: DraftFrame[];
+  layers?: DraftLayer[];
+}
+
+export function clipDraft(ctx: DraftContext, osc: OscChoice, shape: ClipShape): ClipImportDraft {
+  const described = describeOsc(osc.verb, osc.noun);
+  return {
+    projectId: ctx.projectId,
+    clip: {
+      projectId: ctx.projectId,
+      name: shape.name,
+      width: shape.width,
+      height: shape.height,
+      frameCount: shape.frames.length,
+      sampleFps: shape.sampleFps,
+      source: shape.source,
+      osc: {
+        verb: described.verb,
+        noun: described.noun,
+        actionable: osc.actionable?.trim() || described.actionable,
+        transformed: osc.transformed?.trim() || described.transformed,
+      },
+      subset: osc.subset ?? subsetOf(described.verb, described.noun),
+      status: shape.layers && shape.layers.length > 0 ? 'in_progress' : 'todo',
+    },
+    frames: shape.frames,
+    layers: shape.layers,
+  };
+}
+
+export function withoutExtension(name: string): string {
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+export function videoDraft(ctx: DraftContext, osc: OscChoice, file: File, video: SampledVideo, sampleFps: number): ClipImportDraft {
+  return clipDraft(ctx, osc, {
+    name: withoutExtension(file.name),
+    width: video.meta.width,
+    height: video.meta.height,
+    sampleFps,
+    source: { kind: 'video', fileName: file.name, durationSec: video.meta.durationSec, videoCodec: video.meta.codec },
+    frames: video.frames.map((f) => ({ timestampSec: f.timestampSec, image: f.image, mime: f.mime })),
+  });
+}
+
+export function imageSequenceDraft(
+  ctx: DraftContext,
+  osc: OscChoice,
+  sourceName: string,
+  kind: 'images' | 'zip',
+  seq: ImageSequence,
+  sampleFps: number,
+): ClipImportDraft {
+  return clipDraft(ctx, osc, {
+    name: withoutExtension(sourceName),
+    width: seq.width,
+    height: seq.height,
+    sampleFps,
+    source: { kind, fileName: sourceName },
+    frames: seq.frames.map((f, k) => ({ timestampSec: k / sampleFps, image: f.image, mime: f.mime })),
+  });
+}

@@ -1,0 +1,192 @@
+import { assertSize } from '../masks/labelMap';
+import { clipTables } from './clips';
+import type { SpocDb } from './db';
+import { StoreError, isQuotaError, notFound, reasonOf } from './errors';
+import {
+  CLIP_STATUSES,
+  type Clip,
+  type ClipSourceKind,
+  type Frame,
+  type FrameImage,
+  type FramePhase,
+  type Layer,
+  type LayerSource,
+  type Project,
+  type Provenance,
+  type Rle,
+} from './types';
+import { buildLayer } from './validate';
+
+export interface DraftFrame {
+  timestampSec: number;
+  image: Blob;
+  mime: string;
+  phase?: FramePhase;
+}
+
+export interface DraftLayer {
+  frameIndex: number;
+  source: LayerSource;
+  act: Rle;
+  trf: Rle;
+  provenance: Provenance;
+  instances?: unknown;
+}
+
+/** Everything an importer produced for one clip, held in memory until it is committed at once. */
+export interface ClipImportDraft {
+  projectId: string;
+  clip: Omit<Clip, 'id' | 'createdAt' | 'updatedAt'>;
+  frames: DraftFrame[];
+  layers?: DraftLayer[];
+  thumbnail?: Blob;
+}
+
+const SOURCE_KINDS: readonly ClipSourceKind[] = ['video', 'images', 'zip', 'wtc', 'demo', 'bundle'];
+const PHASES: readonly FramePhase[] = ['initial', 'transitioning', 'end'];
+
+/**
+ * Writes a whole clip — clip row, frames, images, layers, thumbnail — in ONE read-write transaction.
+ * Any failure (a validation error, a duplicate key, QuotaExceededError, an aborted transaction) rolls
+ * everything back, so the store is exactly as before: no half-imported clip to clean up by hand.
+ * Errors come out as StoreError with a message for the person importing.
+ */
+export async function commitClipImport(db: SpocDb, draft: ClipImportDraft): Promise<Clip> {
+  const [clip] = await commitClipImports(db, [draft]);
+  return clip;
+}
+
+export interface CommitOptions {
+  /** A project row to create in the same transaction (e.g. the demo project): drafts may name it. */
+  newProject?: Project;
+}
+
+/**
+ * Several clips (a WhereToChange folder holds one per video) in ONE transaction: all land or none.
+ * Quota failures often surface only when the transaction commits, so errors are mapped here, around
+ * the whole transaction, not around each write.
+ */
+export async function commitClipImports(db: SpocDb, drafts: readonly ClipImportDraft[], options: CommitOptions = {}): Promise<Clip[]> {
+  const now = Date.now();
+  const label = drafts.length === 1 ? drafts[0].clip?.name?.trim() || '(unnamed)' : `${drafts.length} clips`;
+  const frameCount = drafts.reduce((n, d) => n + (Array.isArray(d.frames) ? d.frames.length : 0), 0);
+
+  let rows: ImportRows[];
+  try {
+    if (drafts.length === 0) throw invalid('there is nothing to import');
+    rows = drafts.map((d) => buildImportRows(d, crypto.randomUUID(), now));
+  } catch (err) {
+    throw failure(err, label, frameCount, 0);
+  }
+
+  try {
+    await db.transaction('rw', [db.projects, ...clipTables(db)], async () => {
+      if (options.newProject) await db.projects.add(options.newProject);
+      for (const [i, r] of rows.entries()) {
+        const draft = drafts[i];
+        if (!(await db.projects.get(draft.projectId))) throw notFound('Its project');
+        await db.clips.add(r.clip);
+        await db.frames.bulkAdd(r.frames);
+        await db.frameImages.bulkAdd(r.images);
+        if (r.layers.length > 0) await db.layers.bulkAdd(r.layers);
+        if (draft.thumbnail) await db.thumbnails.add({ clipId: r.clip.id, blob: draft.thumbnail });
+        await db.projects.update(draft.projectId, { updatedAt: now });
+      }
+    });
+  } catch (err) {
+    throw failure(err, label, frameCount, drafts.reduce((n, d) => n + draftBytes(d), 0));
+  }
+  return rows.map((r) => r.clip);
+}
+
+interface ImportRows {
+  clip: Clip;
+  frames: Frame[];
+  images: FrameImage[];
+  layers: Layer[];
+}
+
+/** Validates the draft and builds every row up front: nothing asynchronous may run inside the transaction. */
+export function buildImportRows(draft: ClipImportDraft, clipId: string, now: number): ImportRows {
+  const c = draft.clip;
+  if (!c) throw invalid('the draft has no clip');
+  if (!draft.projectId) throw invalid('the draft names no project');
+  if (c.projectId !== draft.projectId) throw invalid('the clip belongs to a different project than the draft');
+  if (!c.name?.trim()) throw invalid('the clip has no name');
+  try {
+    assertSize(c.width, c.height);
+  } catch (err) {
+    throw invalid(reasonOf(err));
+  }
+  if (!Array.isArray(draft.frames) || draft.frames.length === 0) throw invalid('it has no frames');
+  if (c.frameCount !== draft.frames.length) {
+    throw invalid(`it declares ${c.frameCount} frames but ${draft.frames.length} were decoded`);
+  }
+  if (!(c.sampleFps > 0) || !Number.isFinite(c.sampleFps)) throw invalid(`sample rate ${c.sampleFps} is not positive`);
+  if (!SOURCE_KINDS.includes(c.source?.kind)) throw invalid(`unknown source kind "${c.source?.kind}"`);
+  if (c.subset !== 'seen' && c.subset !== 'novel') throw invalid(`unknown subset "${c.subset}"`);
+  if (!CLIP_STATUSES.includes(c.status)) throw invalid(`unknown status "${c.status}"`);
+
+  const clip: Clip = { ...c, name: c.name.trim(), id: clipId, createdAt: now, updatedAt: now };
+  const frames: Frame[] = [];
+  const images: FrameImage[] = [];
+  let lastTime = -Infinity;
+  draft.frames.forEach((f, index) => {
+    if (!(f.image instanceof Blob)) throw invalid(`frame ${index} has no image`);
+    if (!f.mime) throw invalid(`frame ${index} has no image type`);
+    if (!Number.isFinite(f.timestampSec) || f.timestampSec < 0 || f.timestampSec <= lastTime) {
+      throw invalid(`frame ${index} has time ${f.timestampSec}s; times must be non-negative and increasing`);
+    }
+    if (f.phase !== undefined && !PHASES.includes(f.phase)) throw invalid(`frame ${index} has unknown phase "${f.phase}"`);
+    lastTime = f.timestampSec;
+    const frame: Frame = { clipId, index, timestampSec: f.timestampSec };
+    if (f.phase) frame.phase = f.phase;
+    frames.push(frame);
+    images.push({ clipId, index, blob: f.image, mime: f.mime, width: c.width, height: c.height });
+  });
+
+  const seen = new Set<string>();
+  const layers = (draft.layers ?? []).map((l) => {
+    const key = `${l.source}\u0000${l.frameIndex}`;
+    if (seen.has(key)) throw invalid(`two ${l.source} layers for frame index ${l.frameIndex}`);
+    seen.add(key);
+    return buildLayer({ ...l, clipId }, clip, now);
+  });
+  return { clip, frames, images, layers };
+}
+
+/** Bytes the import will store, for the quota message (RLE strings are small next to images). */
+export function draftBytes(draft: ClipImportDraft): number {
+  let bytes = draft.thumbnail?.size ?? 0;
+  for (const f of draft.frames ?? []) bytes += f.image?.size ?? 0;
+  for (const l of draft.layers ?? []) bytes += (l.act?.counts.length ?? 0) + (l.trf?.counts.length ?? 0);
+  return bytes;
+}
+
+function invalid(reason: string): StoreError {
+  return new StoreError('invalid', reason);
+}
+
+function failure(err: unknown, name: string, frames: number, bytes: number): StoreError {
+  if (isQuotaError(err)) {
+    const mb = (bytes / (1024 * 1024)).toFixed(1);
+    return new StoreError(
+      'quota',
+      `Storage is full: could not save ${what(name)} (${frames} frames, ${mb} MB). Free space or delete clips; nothing was saved.`,
+      { cause: err },
+    );
+  }
+  const code = err instanceof StoreError ? err.code : 'failed';
+  return new StoreError(code, `Could not save ${what(name)}: ${trimDot(reasonOf(err))}. Nothing was saved.`, {
+    cause: err,
+  });
+}
+
+/** `name` is a clip name, or "N clips" for a batch. */
+function what(name: string): string {
+  return /^\d+ clips$/.test(name) ? name : `clip "${name}"`;
+}
+
+function trimDot(s: string): string {
+  return s.replace(/[.\s]+$/, '');
+}

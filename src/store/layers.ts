@@ -1,0 +1,100 @@
+import type { SpocDb } from './db';
+import { StoreError, notFound } from './errors';
+import { clipLayers, frameLayers, sourceAreaKeys, sourceLayers } from './keys';
+import { appendRevisionRow } from './revisions';
+import { touchClip, touchTables } from './touch';
+import type { Layer, LayerInput, LayerSource, Revision, RevisionInput } from './types';
+import { buildLayer, checkRevision } from './validate';
+
+export async function getLayer(
+  db: SpocDb,
+  clipId: string,
+  source: LayerSource,
+  frameIndex: number,
+): Promise<Layer | undefined> {
+  return db.layers.get([clipId, source, frameIndex]);
+}
+
+/** All layers of one source of a clip, ordered by frame (loads RLE; for areas use layerAreas). */
+export async function listLayers(db: SpocDb, clipId: string, source: LayerSource): Promise<Layer[]> {
+  return sourceLayers(db, clipId, source).toArray();
+}
+
+/** Every source's layer of one frame, e.g. for a ground truth vs prediction view. */
+export async function listFrameLayers(db: SpocDb, clipId: string, frameIndex: number): Promise<Layer[]> {
+  return frameLayers(db, clipId, frameIndex).toArray();
+}
+
+export interface LayerAreas {
+  frameIndex: number;
+  actArea: number;
+  trfArea: number;
+}
+
+/** Per-frame areas of one source, read from index keys only: no layer row (and no RLE) is loaded. */
+export async function layerAreas(db: SpocDb, clipId: string, source: LayerSource): Promise<LayerAreas[]> {
+  const keys = (await sourceAreaKeys(db, clipId, source).keys()) as unknown as [string, string, number, number, number][];
+  return keys.map(([, , frameIndex, actArea, trfArea]) => ({ frameIndex, actArea, trfArea }));
+}
+
+/** Which sources a clip has layers for (gt, proposal, pred:...), e.g. to list predictions to compare. */
+export async function listLayerSources(db: SpocDb, clipId: string): Promise<LayerSource[]> {
+  const keys = (await clipLayers(db, clipId).primaryKeys()) as [string, LayerSource, number][];
+  return [...new Set(keys.map((k) => k[1]))];
+}
+
+/**
+ * Writes one layer without history: for imports and assists (proposal, pred:*) whose history is their
+ * provenance. Painting on gt goes through saveLayerEdit so that every change has a revision.
+ */
+export async function putLayer(db: SpocDb, input: LayerInput): Promise<Layer> {
+  return db.transaction('rw', [db.layers, ...touchTables(db)], async () => {
+    const clip = await db.clips.get(input.clipId);
+    if (!clip) throw notFound('Clip');
+    const now = Date.now();
+    const layer = buildLayer(input, clip, now);
+    await db.layers.put(layer);
+    await touchClip(db, clip.id, now, false);
+    return layer;
+  });
+}
+
+/** Removes one source's layers from a clip (e.g. drop an imported prediction set). */
+export async function deleteLayers(db: SpocDb, clipId: string, source: LayerSource): Promise<number> {
+  return db.transaction('rw', [db.layers, ...touchTables(db)], async () => {
+    const n = await sourceLayers(db, clipId, source).delete();
+    if (n > 0) await touchClip(db, clipId, Date.now(), false);
+    return n;
+  });
+}
+
+export interface LayerEdit {
+  layer: LayerInput;
+  revision: RevisionInput;
+}
+
+/**
+ * One committed edit: the new layer and the revision describing it, in one transaction, so the
+ * history can never disagree with the layer (a crash leaves both or neither).
+ */
+export async function saveLayerEdit(db: SpocDb, edit: LayerEdit): Promise<{ layer: Layer; revision: Revision }> {
+  const { layer: input, revision } = edit;
+  if (
+    revision.clipId !== input.clipId ||
+    revision.frameIndex !== input.frameIndex ||
+    revision.source !== input.source
+  ) {
+    throw new StoreError('invalid', 'The revision must describe the same clip, frame and source as the layer.');
+  }
+  return db.transaction('rw', [db.layers, db.revisions, ...touchTables(db)], async () => {
+    const clip = await db.clips.get(input.clipId);
+    if (!clip) throw notFound('Clip');
+    const now = Date.now();
+    const layer = buildLayer(input, clip, now);
+    checkRevision(revision, clip);
+    await db.layers.put(layer);
+    const seq = await appendRevisionRow(db, revision);
+    await touchClip(db, clip.id, now, input.source === 'gt');
+    return { layer, revision: { ...revision, seq } };
+  });
+}

@@ -1,0 +1,86 @@
+import type { SpocDb } from './db';
+import { StoreError, notFound } from './errors';
+import { clipTables, deleteClipRows } from './clips';
+import type { Project, ProjectSettings } from './types';
+
+/** Per-verb thresholds start empty: they are calibrated per project, never guessed here. */
+export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { sampleFps: 1, thresholds: {} };
+
+export interface NewProject {
+  name: string;
+  settings?: Partial<ProjectSettings>;
+}
+
+export interface ProjectPatch {
+  name?: string;
+  settings?: Partial<ProjectSettings>;
+}
+
+/** Most recently touched first: the dashboard opens on what was worked on last. */
+export async function listProjects(db: SpocDb): Promise<Project[]> {
+  return db.projects.orderBy('updatedAt').reverse().toArray();
+}
+
+export async function getProject(db: SpocDb, id: string): Promise<Project | undefined> {
+  return db.projects.get(id);
+}
+
+export async function createProject(db: SpocDb, input: NewProject): Promise<Project> {
+  const project = newProjectRow(input);
+  await db.projects.add(project);
+  return project;
+}
+
+/** A validated project row, not yet stored (for callers that add it inside a larger transaction). */
+export function newProjectRow(input: NewProject): Project {
+  const now = Date.now();
+  return {
+    id: crypto.randomUUID(),
+    name: checkName(input.name),
+    createdAt: now,
+    updatedAt: now,
+    settings: checkSettings({ ...DEFAULT_PROJECT_SETTINGS, ...input.settings }),
+  };
+}
+
+export async function updateProject(db: SpocDb, id: string, patch: ProjectPatch): Promise<Project> {
+  return db.transaction('rw', db.projects, async () => {
+    const current = await db.projects.get(id);
+    if (!current) throw notFound('Project');
+    const next: Project = {
+      ...current,
+      name: patch.name === undefined ? current.name : checkName(patch.name),
+      settings: patch.settings ? checkSettings({ ...current.settings, ...patch.settings }) : current.settings,
+      updatedAt: Date.now(),
+    };
+    await db.projects.put(next);
+    return next;
+  });
+}
+
+/** Deletes the project and everything under it in one transaction: all or nothing. */
+export async function deleteProject(db: SpocDb, id: string): Promise<void> {
+  await db.transaction('rw', [db.projects, ...clipTables(db)], async () => {
+    const clipIds = await db.clips.where('projectId').equals(id).primaryKeys();
+    for (const clipId of clipIds) await deleteClipRows(db, clipId);
+    await db.projects.delete(id);
+  });
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw new StoreError('invalid', 'A project needs a name.');
+  return trimmed;
+}
+
+function checkSettings(settings: ProjectSettings): ProjectSettings {
+  if (!(settings.sampleFps > 0) || !Number.isFinite(settings.sampleFps)) {
+    throw new StoreError('invalid', `Sample rate must be a positive number of frames per second (got ${settings.sampleFps}).`);
+  }
+  for (const [verb, t] of Object.entries(settings.thresholds)) {
+    if (!Number.isFinite(t.tau) || !Number.isFinite(t.delta)) {
+      throw new StoreError('invalid', `Thresholds for "${verb}" must be numbers (tau ${t.tau}, delta ${t.delta}).`);
+    }
+  }
+  return settings;
+}

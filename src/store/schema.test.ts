@@ -1,0 +1,101 @@
+import { Dexie } from 'dexie';
+import { describe, expect, it } from 'vitest';
+import { installedSchemaVersion, openSpocDb, SpocDb } from './db';
+import { StoreError } from './errors';
+import { layerAreas } from './layers';
+import { listClipsByStatus } from './clips';
+import { clipProgress } from './progress';
+import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_VERSION, type MigrationIssue } from './schema';
+import { H, W, clipDraft, fakeIdb, rleWithArea } from './testFixtures';
+
+describe('fresh database', () => {
+  it('opens at the current version with every table', async () => {
+    const opts = fakeIdb();
+    expect(await installedSchemaVersion('fresh', opts)).toBeNull();
+    const db = await openSpocDb('fresh', opts);
+    expect(db.verno).toBe(SCHEMA_VERSION);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V2).sort());
+    db.close();
+    expect(await installedSchemaVersion('fresh', opts)).toBe(SCHEMA_VERSION);
+  });
+});
+
+describe('v1 -> v2 upgrade', () => {
+  it('backfills layer areas from RLE counts, keeps other rows, and records unreadable layers', async () => {
+    const opts = fakeIdb();
+    // The app as it shipped v1: only the v1 schema is declared.
+    const v1 = new Dexie('upgrade', opts);
+    v1.version(1).stores(SCHEMA_V1);
+    await v1.open();
+    const clip = { ...clipDraft('p1', { frameCount: 3 }), id: 'c1', createdAt: 1, updatedAt: 1, status: 'submitted' };
+    await v1.table('projects').add({ id: 'p1', name: 'P', createdAt: 1, updatedAt: 1, settings: { sampleFps: 1, thresholds: {} } });
+    await v1.table('clips').add(clip);
+    await v1.table('frames').bulkAdd([0, 1, 2].map((index) => ({ clipId: 'c1', index, timestampSec: index })));
+    const provenance = { kind: 'manual', by: 'ann', at: 1 };
+    await v1.table('layers').bulkAdd([
+      // v1 rows have no actArea / trfArea.
+      { clipId: 'c1', frameIndex: 0, source: 'gt', act: rleWithArea(H, W, 7), trf: rleWithArea(H, W, 2), provenance, updatedAt: 1 },
+      { clipId: 'c1', frameIndex: 1, source: 'gt', act: rleWithArea(H, W, 0), trf: rleWithArea(H, W, 0), provenance, updatedAt: 1 },
+      { clipId: 'c1', frameIndex: 2, source: 'gt', act: { size: [H, W], counts: 'not rle!' }, trf: rleWithArea(H, W, 1), provenance, updatedAt: 1 },
+      { clipId: 'c1', frameIndex: 0, source: 'pred:sam', act: rleWithArea(H, W, 11), trf: rleWithArea(H, W, 0), provenance, updatedAt: 1 },
+    ]);
+    v1.close();
+
+    const db = await openSpocDb('upgrade', opts);
+    expect(db.verno).toBe(2);
+    const layers = await db.layers.toArray();
+    const byKey = Object.fromEntries(layers.map((l) => [`${l.source}/${l.frameIndex}`, [l.actArea, l.trfArea]]));
+    expect(byKey).toEqual({ 'gt/0': [7, 2], 'gt/1': [0, 0], 'gt/2': [0, 0], 'pred:sam/0': [11, 0] });
+    // The unreadable row is kept (with its original counts) and reported, not dropped.
+    expect(layers.find((l) => l.frameIndex === 2 && l.source === 'gt')?.act.counts).toBe('not rle!');
+    const issues = (await db.meta.get(MIGRATION_ISSUES_KEY))?.value as MigrationIssue[];
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ version: 2, table: 'layers', key: ['c1', 'gt', 2] });
+
+    // The new indexes are populated for upgraded rows.
+    expect(await layerAreas(db, 'c1', 'gt')).toEqual([
+      { frameIndex: 0, actArea: 7, trfArea: 2 },
+      { frameIndex: 1, actArea: 0, trfArea: 0 },
+      { frameIndex: 2, actArea: 0, trfArea: 0 },
+    ]);
+    expect((await listClipsByStatus(db, 'p1', 'submitted')).map((c) => c.id)).toEqual(['c1']);
+    expect(await clipProgress(db, 'c1')).toEqual({ annotated: 1, ignored: 0, remaining: 2, total: 3 });
+    // Untouched tables come through as they were.
+    expect(await db.clips.get('c1')).toEqual(clip);
+    expect(await db.frames.count()).toBe(3);
+    db.close();
+  });
+});
+
+describe('newer schema', () => {
+  it('refuses, with a clear message, a database written by a newer app, and leaves it unchanged', async () => {
+    const opts = fakeIdb();
+    const future = new Dexie('future', opts);
+    future.version(3).stores({ ...SCHEMA_V2, reviews: 'id, clipId' });
+    await future.open();
+    await future.table('reviews').add({ id: 'r1', clipId: 'c1' });
+    future.close();
+
+    const err = await openSpocDb('future', opts).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).code).toBe('newer_schema');
+    expect((err as StoreError).message).toMatch(/newer version of the app \(schema v3; this version reads up to v2\)/);
+    expect((err as StoreError).message).toMatch(/Nothing was opened or changed/);
+
+    const again = new Dexie('future', opts);
+    await again.open();
+    // Native 30 = Dexie version 3, not patched (Dexie would have made it 31 had SpocDb opened it).
+    expect(again.backendDB().version).toBe(30);
+    expect(again.tables.map((t) => t.name)).toContain('reviews');
+    expect(await again.table('reviews').count()).toBe(1);
+    again.close();
+  });
+
+  it('SpocDb declares every version from 1 up to SCHEMA_VERSION', () => {
+    const db = new SpocDb('decl', fakeIdb());
+    expect(db.verno).toBe(SCHEMA_VERSION);
+  });
+});

@@ -1,0 +1,97 @@
+import type { Transaction } from 'dexie';
+import { rleArea } from './rleArea';
+import type { Rle } from './types';
+
+/**
+ * Schema versions, one constant per version, never edited once released: a user's browser may hold
+ * any of them, and Dexie needs every step to upgrade from there. A new version is a new constant,
+ * a new `db.version(n)` line in db.ts and, when rows change shape, an upgrade function below plus a
+ * test in schema.test.ts that opens the old version, seeds it, and reopens with SpocDb.
+ *
+ * Index rules: ids, frame numbers and times only; never blobs or RLE.
+ * Compound primary keys double as indexes on their prefixes ("virtual indexes" in Dexie), so
+ * `[clipId+index]` also answers "all frames of a clip" in index order.
+ */
+
+/** 2026-11-22 — first schema: the records of DESIGN.md's data model. */
+export const SCHEMA_V1 = {
+  projects: 'id, updatedAt',
+  clips: 'id, projectId, updatedAt',
+  frames: '[clipId+index]',
+  frameImages: '[clipId+index]',
+  thumbnails: 'clipId',
+  layers: '[clipId+source+frameIndex], [clipId+frameIndex]',
+  revisions: '++seq, [clipId+source+frameIndex], at',
+  meta: 'key',
+} as const;
+
+/**
+ * 2026-11-22 — v2:
+ * - Layer gains `actArea` / `trfArea`, backfilled from the RLE counts by `upgradeV1toV2`, and an
+ *   index that carries them, so progress, dashboards and sparklines read areas from index keys
+ *   without loading (let alone decoding) any RLE.
+ * - Clips gain `[projectId+status]` for review queues ("submitted clips of this project").
+ */
+export const SCHEMA_V2 = {
+  ...SCHEMA_V1,
+  clips: 'id, projectId, [projectId+status], updatedAt',
+  layers: '[clipId+source+frameIndex], [clipId+frameIndex], [clipId+source+frameIndex+actArea+trfArea]',
+} as const;
+
+export const SCHEMA_VERSION = 2;
+
+/** Index name of the v2 area index, shared by the repositories that read it. */
+export const LAYER_AREA_INDEX = '[clipId+source+frameIndex+actArea+trfArea]';
+
+/**
+ * Meta key where migrations record rows they could not convert, so the app can show them instead of
+ * the upgrade failing (a failed upgrade would lock the user out of all their work).
+ */
+export const MIGRATION_ISSUES_KEY = 'migration.issues';
+
+export interface MigrationIssue {
+  version: number;
+  table: string;
+  key: unknown;
+  problem: string;
+}
+
+interface LayerV1 {
+  clipId: string;
+  frameIndex: number;
+  source: string;
+  act: Rle;
+  trf: Rle;
+  actArea?: number;
+  trfArea?: number;
+}
+
+/** v1 → v2: backfill layer areas from COCO counts (no mask is decoded, only the run lengths). */
+export async function upgradeV1toV2(tx: Transaction): Promise<void> {
+  const issues: MigrationIssue[] = [];
+  await tx
+    .table<LayerV1>('layers')
+    .toCollection()
+    .modify((layer) => {
+      try {
+        layer.actArea = rleArea(layer.act);
+        layer.trfArea = rleArea(layer.trf);
+      } catch (err) {
+        // Keep the row (the pixels may still be recoverable by hand); an area of 0 keeps it out of
+        // "annotated" counts until someone repaints it, and the issue is recorded for the UI.
+        layer.actArea = 0;
+        layer.trfArea = 0;
+        issues.push({
+          version: 2,
+          table: 'layers',
+          key: [layer.clipId, layer.source, layer.frameIndex],
+          problem: err instanceof Error ? err.message : String(err),
+        });
+      }
+    });
+  if (issues.length > 0) {
+    const meta = tx.table<{ key: string; value: MigrationIssue[] }>('meta');
+    const previous = (await meta.get(MIGRATION_ISSUES_KEY))?.value ?? [];
+    await meta.put({ key: MIGRATION_ISSUES_KEY, value: [...previous, ...issues] });
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Records kept in IndexedDB. Plain data only (no classes), so rows survive structured cloning,
+ * bundles and a later sync server unchanged. Ids are UUIDs (crypto.randomUUID) for the same reason:
+ * two machines can create rows independently and merge them without renumbering.
+ */
+
+/**
+ * COCO compressed RLE as the store sees it. Structurally the same as `CocoRle` in masks/rle.ts;
+ * declared here so the store neither decodes masks nor waits on that module. Column-major,
+ * `size` is [height, width] as in pycocotools.
+ */
+export interface Rle {
+  size: [number, number];
+  counts: string;
+}
+
+/** Verbs are free text from the project's taxonomy ("cut", "peel", ...). */
+export type Verb = string;
+
+export interface VerbThresholds {
+  /** Score threshold for a pixel/region to count as the state. */
+  tau: number;
+  /** Margin between the two states' scores before a region is labelled. */
+  delta: number;
+}
+
+export interface ProjectSettings {
+  /** Frames sampled per second of video on import; the SPOC release uses 1 fps. */
+  sampleFps: number;
+  thresholds: Record<Verb, VerbThresholds>;
+}
+
+export interface Project {
+  id: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  settings: ProjectSettings;
+}
+
+export type ClipSourceKind = 'video' | 'images' | 'zip' | 'wtc' | 'demo' | 'bundle';
+
+export interface ClipSource {
+  kind: ClipSourceKind;
+  fileName: string;
+  durationSec?: number;
+  videoCodec?: string;
+}
+
+/** Object state change: the verb, the object, and the text of both states. */
+export interface Osc {
+  verb: Verb;
+  noun: string;
+  actionable: string;
+  transformed: string;
+}
+
+export type ClipSubset = 'seen' | 'novel';
+
+export const CLIP_STATUSES = [
+  'todo',
+  'in_progress',
+  'submitted',
+  'in_review',
+  'approved',
+  'changes_requested',
+] as const;
+export type ClipStatus = (typeof CLIP_STATUSES)[number];
+
+export interface Clip {
+  id: string;
+  projectId: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  width: number;
+  height: number;
+  frameCount: number;
+  sampleFps: number;
+  source: ClipSource;
+  osc: Osc;
+  subset: ClipSubset;
+  status: ClipStatus;
+  assignee?: string;
+}
+
+export type FramePhase = 'initial' | 'transitioning' | 'end';
+
+export type IgnoreReason = 'not_visible' | 'too_blurry' | 'indistinguishable' | 'mixed' | 'other';
+
+export interface FrameIgnored {
+  reason: IgnoreReason;
+  note?: string;
+  by?: string;
+  at: number;
+}
+
+/** One sampled frame's metadata. Pixels live in FrameImage so listing frames never loads them. */
+export interface Frame {
+  clipId: string;
+  index: number;
+  timestampSec: number;
+  phase?: FramePhase;
+  ignored?: FrameIgnored;
+  /** Set when someone looked at the frame and found nothing to paint (an empty mask is an answer). */
+  reviewed?: boolean;
+}
+
+export interface FrameImage {
+  clipId: string;
+  index: number;
+  blob: Blob;
+  mime: string;
+  width: number;
+  height: number;
+}
+
+export interface Thumbnail {
+  clipId: string;
+  blob: Blob;
+}
+
+/** `gt` is the truth being annotated; `proposal` is what assists suggest; `pred:<name>` are imported model outputs. */
+export type LayerSource = 'gt' | 'proposal' | `pred:${string}`;
+
+export type ProvenanceKind = 'manual' | 'imported' | 'proposal' | 'propagated' | 'interpolated' | 'demo';
+
+/** Who or what produced a layer, from which inputs: filters and reviewers rely on it. */
+export interface Provenance {
+  kind: ProvenanceKind;
+  /** User name, model name or importer id. */
+  by: string;
+  at: number;
+  /** What it was derived from: a keyframe, a file, a model run id. */
+  from?: string;
+  /** 0..1 where the producer has one (propagation, interpolation, a model score). */
+  confidence?: number;
+}
+
+/**
+ * One frame's masks for one source: actionable and transformed as two binary COCO RLEs
+ * (label 1 and label 2 of the label map).
+ */
+export interface Layer {
+  clipId: string;
+  frameIndex: number;
+  source: LayerSource;
+  act: Rle;
+  trf: Rle;
+  /** Optional instance map (tracks later); opaque to the store. */
+  instances?: unknown;
+  provenance: Provenance;
+  updatedAt: number;
+  /** Pixel counts, denormalised so dashboards and sparklines never decode or even load the RLE. */
+  actArea: number;
+  trfArea: number;
+}
+
+/** What callers hand in: the store computes the areas and the timestamp itself, so they cannot disagree with the RLE. */
+export type LayerInput = Omit<Layer, 'actArea' | 'trfArea' | 'updatedAt'>;
+
+export interface RevisionBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * Append-only history of one layer: the changed box before and after. Basis of undo across reloads,
+ * reviewer diffs and crash recovery. `before`/`after` are RLEs of the box only (size [box.h, box.w]).
+ */
+export interface Revision {
+  seq: number;
+  clipId: string;
+  frameIndex: number;
+  source: LayerSource;
+  author: string;
+  at: number;
+  /** Name of the action that made the change ("brush", "sam.click", "fill", ...). */
+  action: string;
+  box: RevisionBox;
+  before: Rle;
+  after: Rle;
+}
+
+export type RevisionInput = Omit<Revision, 'seq'>;
+
+/** App-level key/values (user name, demo offered, ...): one row per key. */
+export interface MetaEntry {
+  key: string;
+  value: unknown;
+}

@@ -1,0 +1,2 @@
+export * from './verbs';
+export * from './osc';
