@@ -5,11 +5,19 @@
  */
 import { use } from 'react';
 import { openSpocDb, type SpocDb } from '../store/db';
+import { notify } from './notices';
 
 let dbPromise: Promise<SpocDb> | null = null;
 
 export function getDb(): Promise<SpocDb> {
-  dbPromise ??= openSpocDb();
+  dbPromise ??= openSpocDb().then((db) => {
+    // A newer version of the app opened in another tab needs to upgrade the schema: Dexie closes this
+    // connection so the upgrade is not blocked; this tab must reload to keep saving.
+    db.on('versionchange', () => {
+      notify('error', 'SPOC Studio was updated in another tab. Reload this tab to keep working; nothing saved so far is lost.');
+    });
+    return db;
+  });
   return dbPromise;
 }
 

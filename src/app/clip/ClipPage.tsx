@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDb } from '../db';
-import { navigate } from '../router';
+import { navigate, parseRoute } from '../router';
 import { getClip } from '../../store/clips';
 import { listFrames } from '../../store/frames';
 import { layerAreas } from '../../store/layers';
@@ -26,12 +26,15 @@ export function ClipPage({ clipId, frame }: { clipId: string; frame: number }) {
       const step = e.key === 'ArrowRight' || e.key === 'd' ? 1 : e.key === 'ArrowLeft' || e.key === 'a' ? -1 : 0;
       if (step !== 0 && count > 0) {
         e.preventDefault();
-        navigate({ name: 'clip', clipId, frame: Math.min(count - 1, Math.max(0, k + step)) }, { replace: true });
+        // Read the frame from the URL, not from this render: key repeat outruns React's re-render.
+        const here = parseRoute(window.location.hash);
+        const current = here.name === 'clip' ? Math.min(here.frame, count - 1) : 0;
+        navigate({ name: 'clip', clipId, frame: Math.min(count - 1, Math.max(0, current + step)) }, { replace: true });
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [clipId, k, count]);
+  }, [clipId, count]);
 
   if (clip === null) return null;
   if (clip === undefined) return <p className="p-6 text-zinc-400">This clip does not exist (it may have been deleted).</p>;
