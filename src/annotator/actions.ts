@@ -1,0 +1,244 @@
+/**
+ * Every user operation of the annotator as a named action: id, label, shortcuts, when it is
+ * enabled, and what it does. The toolbar, the key handler, the command palette and the shortcut
+ * sheet all read this one table (Excalidraw's actions), so a shortcut can never do something the
+ * button does not, and a disabled button is a disabled key.
+ *
+ * Actions only call EditorCommands; the editor (React/canvas) implements them and owns the state.
+ */
+import type { PaintClass } from './paint/paintRule';
+import { matchShortcut, type KeyInput, type ShortcutOptions } from './shortcuts';
+import type { ToolId } from './tools/types';
+
+/** What the editor can be asked to do. Implemented by the UI layer. */
+export interface EditorCommands {
+  setClass(value: PaintClass): void;
+  setTool(id: ToolId): void;
+  setBrushSize(size: number): void;
+  toggleProtect(): void;
+  toggleMasks(): void;
+  undo(): void;
+  redo(): void;
+  goToFrame(index: number): void;
+  /** Next frame (after the current one, wrapping) that is neither annotated nor ignored. */
+  nextUnannotated(): void;
+  /** Replaces this frame's masks with the previous frame's (one undoable step). */
+  copyPreviousFrame(): void;
+  toggleIgnoreFrame(): void;
+  clearFrame(): void;
+  showShortcuts(): void;
+}
+
+/** The editor state actions look at (a small read-only snapshot, never pixels). */
+export interface EditorState {
+  tool: ToolId;
+  activeClass: PaintClass;
+  protect: boolean;
+  masksVisible: boolean;
+  brushSize: number;
+  frameIndex: number;
+  frameCount: number;
+  canUndo: boolean;
+  canRedo: boolean;
+  /** A gesture is in progress (pointer down, polygon open). */
+  busy: boolean;
+  /** Viewing only (approved clip, reviewer without edit rights): nothing may change the masks. */
+  readOnly: boolean;
+}
+
+export interface ActionContext {
+  state: EditorState;
+  commands: EditorCommands;
+}
+
+export type ActionGroup = 'class' | 'tool' | 'brush' | 'edit' | 'frame' | 'view';
+
+export interface Action {
+  readonly id: string;
+  readonly label: string;
+  readonly group: ActionGroup;
+  /** Shortcut strings (see shortcuts.ts); the first is the one shown. */
+  readonly shortcuts: readonly string[];
+  enabled(ctx: ActionContext): boolean;
+  run(ctx: ActionContext): void;
+}
+
+/** Brush diameters offered by [ and ]: fine steps when small, coarser when large. */
+export const BRUSH_SIZES: readonly number[] = [1, 2, 3, 4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128, 160, 200, 256];
+
+/** The next brush size up (dir 1) or down (dir -1) from any size, clamped to the list. */
+export function nextBrushSize(size: number, dir: 1 | -1): number {
+  if (dir > 0) return BRUSH_SIZES.find((s) => s > size) ?? BRUSH_SIZES[BRUSH_SIZES.length - 1];
+  for (let i = BRUSH_SIZES.length - 1; i >= 0; i--) if (BRUSH_SIZES[i] < size) return BRUSH_SIZES[i];
+  return BRUSH_SIZES[0];
+}
+
+const always = () => true;
+const canEdit = ({ state }: ActionContext) => !state.readOnly;
+const idleEdit = ({ state }: ActionContext) => !state.readOnly && !state.busy;
+
+function classAction(value: PaintClass, label: string): Action {
+  return {
+    id: `class.${value}`,
+    label,
+    group: 'class',
+    shortcuts: [String(value)],
+    enabled: canEdit,
+    run: ({ commands }) => commands.setClass(value),
+  };
+}
+
+function toolAction(tool: ToolId, label: string, key: string): Action {
+  return {
+    id: `tool.${tool}`,
+    label,
+    group: 'tool',
+    shortcuts: [key],
+    enabled: canEdit,
+    run: ({ commands }) => commands.setTool(tool),
+  };
+}
+
+export const ACTIONS: readonly Action[] = [
+  classAction(1, 'Paint actionable'),
+  classAction(2, 'Paint transformed'),
+  classAction(0, 'Paint background (erase)'),
+  toolAction('brush', 'Brush', 'b'),
+  toolAction('eraser', 'Eraser', 'e'),
+  toolAction('polygon', 'Polygon', 'p'),
+  toolAction('lasso', 'Lasso', 'l'),
+  toolAction('fill', 'Flood fill', 'f'),
+  toolAction('move', 'Move region', 'm'),
+  {
+    id: 'brush.smaller',
+    label: 'Smaller brush',
+    group: 'brush',
+    shortcuts: ['['],
+    enabled: ({ state }) => state.brushSize > BRUSH_SIZES[0],
+    run: ({ state, commands }) => commands.setBrushSize(nextBrushSize(state.brushSize, -1)),
+  },
+  {
+    id: 'brush.larger',
+    label: 'Larger brush',
+    group: 'brush',
+    shortcuts: [']'],
+    enabled: ({ state }) => state.brushSize < BRUSH_SIZES[BRUSH_SIZES.length - 1],
+    run: ({ state, commands }) => commands.setBrushSize(nextBrushSize(state.brushSize, 1)),
+  },
+  {
+    id: 'brush.protect',
+    label: 'Protect other class',
+    group: 'brush',
+    shortcuts: ['x'],
+    enabled: always,
+    run: ({ commands }) => commands.toggleProtect(),
+  },
+  {
+    id: 'edit.undo',
+    label: 'Undo',
+    group: 'edit',
+    shortcuts: ['ctrl+z'],
+    enabled: (ctx) => idleEdit(ctx) && ctx.state.canUndo,
+    run: ({ commands }) => commands.undo(),
+  },
+  {
+    id: 'edit.redo',
+    label: 'Redo',
+    group: 'edit',
+    shortcuts: ['ctrl+shift+z', 'ctrl+y'],
+    enabled: (ctx) => idleEdit(ctx) && ctx.state.canRedo,
+    run: ({ commands }) => commands.redo(),
+  },
+  {
+    id: 'edit.copyPrevious',
+    label: 'Copy previous frame',
+    group: 'edit',
+    shortcuts: ['c'],
+    enabled: (ctx) => idleEdit(ctx) && ctx.state.frameIndex > 0,
+    run: ({ commands }) => commands.copyPreviousFrame(),
+  },
+  {
+    id: 'edit.clearFrame',
+    label: 'Clear frame',
+    group: 'edit',
+    shortcuts: ['shift+Delete'],
+    enabled: idleEdit,
+    run: ({ commands }) => commands.clearFrame(),
+  },
+  {
+    id: 'frame.ignore',
+    label: 'Ignore frame',
+    group: 'frame',
+    shortcuts: ['i'],
+    enabled: idleEdit,
+    run: ({ commands }) => commands.toggleIgnoreFrame(),
+  },
+  {
+    id: 'frame.previous',
+    label: 'Previous frame',
+    group: 'frame',
+    shortcuts: ['ArrowLeft'],
+    enabled: ({ state }) => state.frameIndex > 0,
+    run: ({ state, commands }) => commands.goToFrame(state.frameIndex - 1),
+  },
+  {
+    id: 'frame.next',
+    label: 'Next frame',
+    group: 'frame',
+    shortcuts: ['ArrowRight'],
+    enabled: ({ state }) => state.frameIndex < state.frameCount - 1,
+    run: ({ state, commands }) => commands.goToFrame(state.frameIndex + 1),
+  },
+  {
+    id: 'frame.nextUnannotated',
+    label: 'Next unannotated frame',
+    group: 'frame',
+    shortcuts: ['n'],
+    enabled: ({ state }) => state.frameCount > 1,
+    run: ({ commands }) => commands.nextUnannotated(),
+  },
+  {
+    id: 'view.masks',
+    label: 'Hide / show masks',
+    group: 'view',
+    shortcuts: ['h'],
+    enabled: always,
+    run: ({ commands }) => commands.toggleMasks(),
+  },
+  {
+    id: 'view.shortcuts',
+    label: 'Keyboard shortcuts',
+    group: 'view',
+    shortcuts: ['?'],
+    enabled: always,
+    run: ({ commands }) => commands.showShortcuts(),
+  },
+];
+
+export function findAction(id: string, registry: readonly Action[] = ACTIONS): Action | undefined {
+  return registry.find((a) => a.id === id);
+}
+
+/** Runs the action if enabled; returns whether it ran. */
+export function runAction(action: Action, ctx: ActionContext): boolean {
+  if (!action.enabled(ctx)) return false;
+  action.run(ctx);
+  return true;
+}
+
+/**
+ * The key handler's core: finds the action for a keydown and runs it if enabled. Returns the
+ * action it matched (even when disabled, so the caller can still preventDefault: a disabled
+ * Ctrl+Z must not fall through to the browser), or null. The editor offers the key to the active
+ * tool first (Tool.onKey: Enter, Escape, Backspace while drawing) and ignores keys typed in inputs.
+ */
+export function handleShortcut(
+  event: KeyInput,
+  ctx: ActionContext,
+  options: ShortcutOptions = {},
+  registry: readonly Action[] = ACTIONS,
+): Action | null {
+  const action = matchShortcut(event, registry, options);
+  if (action) runAction(action, ctx);
+  return action;
+}

@@ -1,0 +1,269 @@
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PersistQueue, type PendingWrite, type PersistStatus } from './persistQueue';
+
+type Item = PendingWrite<string, string>;
+
+const item = (frameIndex: number, layer: string, ...revisions: string[]): Item => ({ clipId: 'c', source: 'gt', frameIndex, layer, revisions });
+
+/** A write function that records batches and the time they started, and can be told to fail or hang. */
+function recorder() {
+  const batches: { at: number; batch: Item[] }[] = [];
+  let active = 0;
+  let maxActive = 0;
+  const failures: Error[] = [];
+  let hold: Promise<void> | null = null;
+  const write = vi.fn(async (batch: Item[]) => {
+    batches.push({ at: Date.now(), batch: structuredClone(batch) });
+    active++;
+    maxActive = Math.max(maxActive, active);
+    try {
+      if (hold) await hold;
+      const failure = failures.shift();
+      if (failure) throw failure;
+    } finally {
+      active--;
+    }
+  });
+  return {
+    write,
+    batches,
+    failNext: (...messages: string[]) => failures.push(...messages.map((m) => new Error(m))),
+    holdWrites: () => {
+      let release!: () => void;
+      hold = new Promise<void>((r) => (release = r));
+      return () => {
+        hold = null;
+        release();
+      };
+    },
+    get maxActive() {
+      return maxActive;
+    },
+  };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(0);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('PersistQueue', () => {
+  it('writes delayMs after the last enqueue', async () => {
+    const r = recorder();
+    const q = new PersistQueue<string, string>({ write: r.write });
+    q.enqueue(item(0, 'L1', 'r1'));
+    await vi.advanceTimersByTimeAsync(299);
+    expect(r.write).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(r.batches).toEqual([{ at: 300, batch: [item(0, 'L1', 'r1')] }]);
+    expect(q.status.state).toBe('idle');
+  });
+
+  it('writes at most maxDelayMs after the first enqueue while enqueues keep coming', async () => {
+    const r = recorder();
+    const q = new PersistQueue<string, string>({ write: r.write });
+    for (let t = 0; t < 2500; t += 100) {
+      q.enqueue(item(0, `L${t}`, `r${t}`));
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    // Painting continuously for 2.5 s: saved at 1000 and 2000 (each deadline from the first pending enqueue).
+    expect(r.batches.map((b) => b.at)).toEqual([1000, 2000]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(r.batches.map((b) => b.at)).toEqual([1000, 2000, 2700]);
+    // Every revision written exactly once, in order.
+    expect(r.batches.flatMap((b) => b.batch.flatMap((i) => i.revisions))).toEqual(Array.from({ length: 25 }, (_, k) => `r${k * 100}`));
+  });
+
+  it('coalesces per (clip, source, frame): latest layer wins, every revision kept in order', async () => {
+    const r = recorder();
+    const q = new PersistQueue<string, string>({ write: r.write });
+    q.enqueue(item(3, 'A', 'a1'));
+    q.enqueue(item(5, 'X', 'x1'));
+    q.enqueue(item(3, 'B', 'a2', 'a3'));
+    q.enqueue({ ...item(3, 'P', 'p1'), source: 'proposal' });
+    q.enqueue({ ...item(3, 'Z', 'z1'), clipId: 'other' });
+    expect(q.status).toMatchObject({ state: 'pending', pending: 4 });
+    await q.flush();
+    expect(r.batches[0].batch).toEqual([
+      item(3, 'B', 'a1', 'a2', 'a3'),
+      item(5, 'X', 'x1'),
+      { ...item(3, 'P', 'p1'), source: 'proposal' },
+      { ...item(3, 'Z', 'z1'), clipId: 'other' },
+    ]);
+  });
+
+  it('does not keep a reference to the caller’s revision array', async () => {
+    const r = recorder();
+    const q = new PersistQueue<string, string>({ write: r.write });
+    const it1 = item(0, 'A', 'a1');
+    q.enqueue(it1);
+    it1.revisions.push('sneaky');
+    await q.flush();
+    expect(r.batches[0].batch[0].revisions).toEqual(['a1']);
+  });
+
+  it('never overlaps writes; items enqueued during a write go into the next batch', async () => {
+    const r = recorder();
+    const q = new PersistQueue<string, string>({ write: r.write });
+    const release = r.holdWrites();
+    q.enqueue(item(0, 'A', 'a1'));
+    await vi.advanceTimersByTimeAsync(300);
+    expect(q.status.state).toBe('saving');
+    q.enqueue(item(0, 'B', 'a2'));
+    await vi.advanceTimersByTimeAsync(5000); // timers fire while the first write hangs
+    expect(r.write).toHaveBeenCalledTimes(1);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.batches.map((b) => b.batch)).toEqual([[item(0, 'A', 'a1')], [item(0, 'B', 'a2')]]);
+    expect(r.maxActive).toBe(1);
+  });
+
+  it('retries a failed write with backoff, never drops it, and merges newer items after it', async () => {
+    const r = recorder();
+    const statuses: PersistStatus[] = [];
+    const q = new PersistQueue<string, string>({ write: r.write, retryBaseMs: 500 });
+    q.subscribe((s) => statuses.push(s));
+    r.failNext('QuotaExceededError', 'still full');
+    q.enqueue(item(0, 'A', 'a1'));
+    await vi.advanceTimersByTimeAsync(300);
+    expect(q.status).toEqual({ state: 'error', pending: 1, error: 'QuotaExceededError', retries: 1 });
+    q.enqueue(item(0, 'B', 'a2'));
+    q.enqueue(item(1, 'C', 'c1'));
+    await vi.advanceTimersByTimeAsync(499);
+    expect(r.write).toHaveBeenCalledTimes(1); // new items wait for the retry, no hammering
+    await vi.advanceTimersByTimeAsync(1);
+    expect(q.status).toMatchObject({ state: 'error', error: 'still full', retries: 2 });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(r.write).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(r.batches.map((b) => b.at)).toEqual([300, 800, 1800]);
+    expect(r.batches[2].batch).toEqual([item(0, 'B', 'a1', 'a2'), item(1, 'C', 'c1')]);
+    expect(q.status).toEqual({ state: 'idle', pending: 0, error: null, retries: 0 });
+    // The second 'error' is the pending count growing while failing.
+    expect(statuses.map((s) => s.state)).toEqual(['pending', 'saving', 'error', 'error', 'saving', 'error', 'saving', 'idle']);
+  });
+
+  it('caps the backoff', async () => {
+    const r = recorder();
+    const q = new PersistQueue<string, string>({ write: r.write, retryBaseMs: 1000, retryMaxMs: 4000 });
+    r.failNext('a', 'b', 'c', 'd', 'e');
+    q.enqueue(item(0, 'A', 'a1'));
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(r.batches.map((b) => b.at)).toEqual([300, 1300, 3300, 7300, 11300, 15300]);
+    expect(q.status.state).toBe('idle');
+  });
+
+  it('flush() writes now and resolves when stored; a failure rejects it and keeps the items', async () => {
+    const r = recorder();
+    const q = new PersistQueue<string, string>({ write: r.write });
+    await q.flush(); // nothing to do
+    q.enqueue(item(0, 'A', 'a1'));
+    await q.flush();
+    expect(r.batches).toEqual([{ at: 0, batch: [item(0, 'A', 'a1')] }]);
+    r.failNext('disk gone');
+    q.enqueue(item(0, 'B', 'b1'));
+    await expect(q.flush()).rejects.toThrow('disk gone');
+    expect(q.status).toMatchObject({ state: 'error', retries: 1 });
+    await q.flush(); // skips the backoff
+    expect(r.batches.at(-1)?.batch).toEqual([item(0, 'B', 'b1')]);
+    expect(q.status.state).toBe('idle');
+  });
+
+  it('flush() during a write waits for it and then writes what was enqueued meanwhile', async () => {
+    const r = recorder();
+    const q = new PersistQueue<string, string>({ write: r.write });
+    const release = r.holdWrites();
+    q.enqueue(item(0, 'A', 'a1'));
+    await vi.advanceTimersByTimeAsync(300);
+    q.enqueue(item(1, 'B', 'b1'));
+    let done = false;
+    const flushed = q.flush().then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(false);
+    release();
+    await flushed;
+    expect(r.batches.map((b) => b.batch)).toEqual([[item(0, 'A', 'a1')], [item(1, 'B', 'b1')]]);
+    expect(r.maxActive).toBe(1);
+  });
+
+  it('a write that throws synchronously is retried like a rejected one', async () => {
+    let calls = 0;
+    const q = new PersistQueue<string, string>({
+      write: () => {
+        if (++calls === 1) throw new Error('sync');
+        return Promise.resolve();
+      },
+    });
+    q.enqueue(item(0, 'A'));
+    await vi.advanceTimersByTimeAsync(300);
+    expect(q.status.error).toBe('sync');
+    await vi.advanceTimersByTimeAsync(500);
+    expect(calls).toBe(2);
+    expect(q.status.state).toBe('idle');
+  });
+
+  it('status is a stable snapshot and listeners can unsubscribe', () => {
+    const q = new PersistQueue<string, string>({ write: async () => {} });
+    const a = q.status;
+    expect(q.status).toBe(a);
+    const seen: string[] = [];
+    const off = q.subscribe((s) => seen.push(s.state));
+    q.enqueue(item(0, 'A'));
+    off();
+    q.enqueue(item(1, 'B'));
+    expect(seen).toEqual(['pending']);
+    q.destroy();
+    expect(() => q.enqueue(item(0, 'C'))).toThrow(/after destroy/);
+  });
+
+  it('uses injected timers when given', () => {
+    const calls: number[] = [];
+    const q = new PersistQueue<string, string>({
+      write: async () => {},
+      timers: { setTimeout: (_fn, ms) => (calls.push(ms), calls.length), clearTimeout: () => {} },
+      delayMs: 10,
+      maxDelayMs: 50,
+    });
+    q.enqueue(item(0, 'A'));
+    expect(calls).toEqual([10, 50]);
+  });
+
+  it('guarantee: with writes that succeed, every item is written within maxDelayMs of its enqueue (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ gap: fc.nat(700), frame: fc.nat(3) }), { minLength: 1, maxLength: 40 }),
+        fc.nat(250),
+        async (events, writeMs) => {
+          vi.setSystemTime(0);
+          const writtenAt = new Map<string, number>();
+          const q = new PersistQueue<string, string>({
+            write: async (batch) => {
+              // Stamped when the write starts; a write takes writeMs.
+              for (const i of batch) for (const rev of i.revisions) writtenAt.set(rev, Date.now());
+              await new Promise((r) => setTimeout(r, writeMs));
+            },
+          });
+          const enqueuedAt = new Map<string, number>();
+          for (const [k, e] of events.entries()) {
+            await vi.advanceTimersByTimeAsync(e.gap);
+            enqueuedAt.set(`r${k}`, Date.now());
+            q.enqueue(item(e.frame, `L${k}`, `r${k}`));
+          }
+          await vi.advanceTimersByTimeAsync(5000);
+          expect(writtenAt.size).toBe(events.length);
+          for (const [rev, t] of enqueuedAt) {
+            // A write in flight delays the next one by at most its duration.
+            expect(writtenAt.get(rev)! - t).toBeLessThanOrEqual(1000 + writeMs);
+            if (writeMs === 0) expect(writtenAt.get(rev)! - t).toBeLessThanOrEqual(1000);
+          }
+          q.destroy();
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

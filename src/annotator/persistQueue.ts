@@ -1,0 +1,247 @@
+/**
+ * Write-behind persistence: painting never waits for IndexedDB. Each commit enqueues the frame's
+ * new layer and the revision(s) describing the change; the queue batches them and hands them to
+ * `write` (in the app, one Dexie transaction), independent of Dexie itself so it runs in tests.
+ *
+ * Rules:
+ *   - items for the same (clip, source, frame) coalesce: the latest layer wins, every revision is
+ *     kept, in order (the revision log is append-only, the layer is a snapshot);
+ *   - a write starts `delayMs` after the last enqueue, but never later than `maxDelayMs` after the
+ *     first pending one, so continuous painting still saves about once a second (the guarantee:
+ *     anything enqueued is handed to a write within maxDelayMs, or as soon as a write already in
+ *     flight ends, and is written then if that write succeeds);
+ *   - writes never overlap; items enqueued during a write go into the next batch;
+ *   - a failed write is retried with exponential backoff and never dropped: its items are merged
+ *     (older first) with anything enqueued since. `write` must be all-or-nothing (one transaction),
+ *     or a retry could store a revision twice;
+ *   - flush() writes now, skipping delays and backoff (visibilitychange / pagehide / clip switch);
+ *   - status is observable for a "saving... / saved / failed, retrying" indicator.
+ * Timers are injected (default: the global ones, looked up at call time) so fake timers drive it.
+ */
+
+export interface PendingWrite<L = unknown, R = unknown> {
+  clipId: string;
+  frameIndex: number;
+  /** Layer source: 'gt', 'proposal', 'pred:<name>'. */
+  source: string;
+  /** The frame's layer after the latest change (e.g. encodeLayer(map)): a snapshot, latest wins. */
+  layer: L;
+  /** The revisions since the last write, oldest first. */
+  revisions: R[];
+}
+
+export type PersistState = 'idle' | 'pending' | 'saving' | 'error';
+
+export interface PersistStatus {
+  state: PersistState;
+  /** Frame writes (one per clip, source, frame) waiting or in the write in flight. */
+  pending: number;
+  /** Message of the last failed write; null once a write succeeds. */
+  error: string | null;
+  /** Failed attempts in a row. */
+  retries: number;
+}
+
+export interface QueueTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface PersistQueueOptions<L, R> {
+  write: (batch: PendingWrite<L, R>[]) => Promise<void>;
+  /** Quiet time after the last enqueue before writing (default 300 ms). */
+  delayMs?: number;
+  /** Longest an item waits for a write to start while enqueues keep coming (default 1000 ms). */
+  maxDelayMs?: number;
+  /** First retry delay, doubled per failure (default 500 ms), capped at retryMaxMs (default 30 s). */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  timers?: QueueTimers;
+}
+
+const globalTimers: QueueTimers = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+};
+
+interface FlushWaiter {
+  /** The write whose success means everything pending at flush() time is stored. */
+  target: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export class PersistQueue<L = unknown, R = unknown> {
+  private readonly write: (batch: PendingWrite<L, R>[]) => Promise<void>;
+  private readonly delayMs: number;
+  private readonly maxDelayMs: number;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
+  private readonly timers: QueueTimers;
+
+  private pending = new Map<string, PendingWrite<L, R>>();
+  private inFlight: PendingWrite<L, R>[] | null = null;
+  private debounceTimer: unknown = null;
+  private deadlineTimer: unknown = null;
+  private retryTimer: unknown = null;
+  /** A timer fired while a write was in flight: write again as soon as it ends. */
+  private due = false;
+  private writesStarted = 0;
+  private error: string | null = null;
+  private retries = 0;
+  private waiters: FlushWaiter[] = [];
+  private listeners = new Set<(status: PersistStatus) => void>();
+  private current: PersistStatus = { state: 'idle', pending: 0, error: null, retries: 0 };
+  private destroyed = false;
+
+  constructor(options: PersistQueueOptions<L, R>) {
+    this.write = options.write;
+    this.delayMs = options.delayMs ?? 300;
+    this.maxDelayMs = options.maxDelayMs ?? 1000;
+    this.retryBaseMs = options.retryBaseMs ?? 500;
+    this.retryMaxMs = options.retryMaxMs ?? 30_000;
+    this.timers = options.timers ?? globalTimers;
+  }
+
+  /** Current status; the same object until something changes (fits useSyncExternalStore). */
+  get status(): PersistStatus {
+    return this.current;
+  }
+
+  /** Calls `listener` on every status change; returns the unsubscribe function. */
+  subscribe(listener: (status: PersistStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  enqueue(item: PendingWrite<L, R>): void {
+    if (this.destroyed) throw new Error('PersistQueue.enqueue after destroy(): this edit would be lost');
+    const key = keyOf(item);
+    const prev = this.pending.get(key);
+    this.pending.set(key, {
+      ...item,
+      revisions: prev ? [...prev.revisions, ...item.revisions] : item.revisions.slice(),
+    });
+    // While failing, the retry timer decides when to try again; new items ride along.
+    if (this.retryTimer === null) {
+      this.clear('debounceTimer');
+      this.debounceTimer = this.timers.setTimeout(() => this.onTimer(), this.delayMs);
+      if (this.deadlineTimer === null) this.deadlineTimer = this.timers.setTimeout(() => this.onTimer(), this.maxDelayMs);
+    }
+    this.emit();
+  }
+
+  /**
+   * Writes everything enqueued so far, now. Resolves once it is stored; rejects if a write fails
+   * (the items stay queued and are retried with backoff).
+   */
+  flush(): Promise<void> {
+    if (this.pending.size === 0 && this.inFlight === null) return Promise.resolve();
+    const target = this.pending.size > 0 ? this.writesStarted + 1 : this.writesStarted;
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ target, resolve, reject }));
+    this.clear('debounceTimer');
+    this.clear('deadlineTimer');
+    this.clear('retryTimer');
+    if (this.inFlight === null) this.startWrite();
+    else this.due = true;
+    return done;
+  }
+
+  /** Stops the timers. Call flush() first: anything still queued is not written. */
+  destroy(): void {
+    this.destroyed = true;
+    this.clear('debounceTimer');
+    this.clear('deadlineTimer');
+    this.clear('retryTimer');
+    this.listeners.clear();
+  }
+
+  private onTimer(): void {
+    this.clear('debounceTimer');
+    this.clear('deadlineTimer');
+    if (this.inFlight !== null) this.due = true;
+    else this.startWrite();
+  }
+
+  private startWrite(): void {
+    if (this.pending.size === 0 || this.destroyed) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    this.inFlight = batch;
+    this.due = false;
+    const id = ++this.writesStarted;
+    this.emit();
+    let result: Promise<void>;
+    try {
+      result = this.write(batch);
+    } catch (err) {
+      result = Promise.reject(err);
+    }
+    result.then(
+      () => this.succeeded(id),
+      (err: unknown) => this.failed(batch, err),
+    );
+  }
+
+  private succeeded(id: number): void {
+    this.inFlight = null;
+    this.error = null;
+    this.retries = 0;
+    this.waiters = this.waiters.filter((w) => {
+      if (w.target > id) return true;
+      w.resolve();
+      return false;
+    });
+    if (this.pending.size > 0 && (this.due || this.waiters.length > 0)) this.startWrite();
+    else this.emit();
+  }
+
+  private failed(batch: PendingWrite<L, R>[], err: unknown): void {
+    this.inFlight = null;
+    // Put the batch back in front: its revisions are older than anything enqueued since.
+    const merged = new Map<string, PendingWrite<L, R>>();
+    for (const item of batch) merged.set(keyOf(item), item);
+    for (const [key, newer] of this.pending) {
+      const older = merged.get(key);
+      merged.set(key, older ? { ...newer, revisions: [...older.revisions, ...newer.revisions] } : newer);
+    }
+    this.pending = merged;
+    this.error = err instanceof Error ? err.message : String(err);
+    this.retries++;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w.reject(err);
+    this.clear('debounceTimer');
+    this.clear('deadlineTimer');
+    this.clear('retryTimer');
+    this.due = false;
+    if (!this.destroyed) {
+      const delay = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (this.retries - 1));
+      this.retryTimer = this.timers.setTimeout(() => {
+        this.retryTimer = null;
+        this.onTimer();
+      }, delay);
+    }
+    this.emit();
+  }
+
+  private clear(which: 'debounceTimer' | 'deadlineTimer' | 'retryTimer'): void {
+    const handle = this[which];
+    if (handle !== null) this.timers.clearTimeout(handle);
+    this[which] = null;
+  }
+
+  private emit(): void {
+    const pending = this.pending.size + (this.inFlight?.length ?? 0);
+    const state: PersistState =
+      this.inFlight !== null ? 'saving' : this.error !== null ? 'error' : pending > 0 ? 'pending' : 'idle';
+    const c = this.current;
+    if (c.state === state && c.pending === pending && c.error === this.error && c.retries === this.retries) return;
+    this.current = { state, pending, error: this.error, retries: this.retries };
+    for (const listener of this.listeners) listener(this.current);
+  }
+}
+
+function keyOf(item: { clipId: string; source: string; frameIndex: number }): string {
+  return `${item.clipId}\u0000${item.source}\u0000${item.frameIndex}`;
+}

@@ -1,0 +1,125 @@
+/**
+ * Brush and eraser: idle -> painting -> idle. Each pointer move paints the capsule from the last
+ * sample to this one straight into the map and invalidates only its box; pointer-up turns the
+ * whole stroke into one patch. The eraser is the same tool painting class 0; with the brush, the
+ * secondary button or Alt erases for the length of the stroke.
+ */
+import type { Box } from '../../masks/labelMap';
+import { capsuleBox, snapBrushCentre, stampCapsule, type Point } from '../paint/brush';
+import { paintTable, type PaintClass, type WriteTable } from '../paint/paintRule';
+import { GestureBackup } from './gestureBackup';
+import { isSubtract, startsGesture, type PointerInput, type Tool, type ToolContext, type ToolPreview } from './types';
+
+type State =
+  | { name: 'idle' }
+  | {
+      name: 'painting';
+      backup: GestureBackup;
+      frameIndex: number;
+      table: WriteTable;
+      size: number;
+      erase: boolean;
+      last: Point;
+    };
+
+export class BrushTool implements Tool {
+  readonly id: 'brush' | 'eraser';
+  private s: State = { name: 'idle' };
+  private hover: Point | null = null;
+
+  constructor(
+    private readonly ctx: ToolContext,
+    mode: 'paint' | 'erase' = 'paint',
+  ) {
+    this.id = mode === 'erase' ? 'eraser' : 'brush';
+  }
+
+  get state(): string {
+    return this.s.name;
+  }
+
+  get busy(): boolean {
+    return this.s.name !== 'idle';
+  }
+
+  get preview(): ToolPreview | null {
+    if (!this.hover) return null;
+    const size = this.s.name === 'painting' ? this.s.size : this.ctx.brushSize;
+    const erase = this.s.name === 'painting' ? this.s.erase : this.id === 'eraser' || this.ctx.activeClass === 0;
+    const c = snapBrushCentre(this.hover, size);
+    return { kind: 'brush', x: c.x, y: c.y, radius: size / 2, erase };
+  }
+
+  onPointerDown(p: PointerInput): void {
+    this.hover = { x: p.x, y: p.y };
+    if (this.s.name !== 'idle' || !startsGesture(p)) return;
+    const { ctx } = this;
+    const erase = this.id === 'eraser' || isSubtract(p) || ctx.activeClass === 0;
+    const value: PaintClass = erase ? 0 : ctx.activeClass;
+    const size = Math.max(1, ctx.brushSize);
+    const start = snapBrushCentre(p, size);
+    this.s = {
+      name: 'painting',
+      backup: new GestureBackup(ctx.map),
+      frameIndex: ctx.frameIndex,
+      table: paintTable(value, ctx.protect, ctx.activeClass),
+      size,
+      erase,
+      last: start,
+    };
+    this.stamp(start, start);
+  }
+
+  onPointerMove(p: PointerInput): void {
+    this.hover = { x: p.x, y: p.y };
+    if (this.s.name !== 'painting') return;
+    const next = snapBrushCentre(p, this.s.size);
+    if (next.x === this.s.last.x && next.y === this.s.last.y) return;
+    this.stamp(this.s.last, next);
+    this.s.last = next;
+  }
+
+  onPointerUp(p: PointerInput): void {
+    if (this.s.name !== 'painting') return;
+    this.onPointerMove(p);
+    this.finish();
+  }
+
+  onKey(key: string): boolean {
+    if (key === 'Escape' && this.busy) {
+      this.cancel();
+      return true;
+    }
+    return false;
+  }
+
+  cancel(): void {
+    if (this.s.name !== 'painting') return;
+    const { backup } = this.s;
+    this.s = { name: 'idle' };
+    backup.restore();
+    this.invalidate(backup.dirty);
+  }
+
+  finish(): void {
+    if (this.s.name !== 'painting') return;
+    const { backup, frameIndex, erase } = this.s;
+    this.s = { name: 'idle' };
+    const patch = backup.toPatch(frameIndex, erase ? 'erase' : 'brush');
+    if (patch) this.ctx.commit(patch);
+  }
+
+  private stamp(a: Point, b: Point): void {
+    if (this.s.name !== 'painting') return;
+    const { backup, size, table } = this.s;
+    const r = size / 2;
+    const box = capsuleBox(a, b, r, backup.map.width, backup.map.height);
+    backup.save(box);
+    stampCapsule(backup.map, a, b, r, table);
+    this.invalidate(box);
+  }
+
+  private invalidate(box: Box): void {
+    if (box.w > 0 && box.h > 0) this.ctx.invalidate(box);
+  }
+}
