@@ -51,6 +51,8 @@ export {
   putLayer,
   deleteLayers,
   saveLayerEdit,
+  saveFrameEdits,
+  type FrameEdits,
   type LayerAreas,
   type LayerEdit,
 } from './layers';

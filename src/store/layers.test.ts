@@ -10,6 +10,7 @@ import {
   listLayerSources,
   listLayers,
   putLayer,
+  saveFrameEdits,
   saveLayerEdit,
   type LayerEdit,
 } from './layers';
@@ -142,5 +143,50 @@ describe('saveLayerEdit and revisions', () => {
       db.revisions.hook('creating').unsubscribe(failing);
     }
     expect(await snapshot(db)).toEqual(before);
+  });
+});
+
+describe('saveFrameEdits (the editor write-behind batch)', () => {
+  const rev = (frameIndex: number, action: string, trf = false) => ({
+    clipId: clip.id,
+    frameIndex,
+    source: 'gt' as const,
+    author: 'ann',
+    at: 5,
+    action,
+    box: { x: 0, y: 0, w: 2, h: 1 },
+    before: rleFromPicture(['..']),
+    after: rleFromPicture(['##']),
+    ...(trf ? { beforeTrf: rleFromPicture(['..']), afterTrf: rleFromPicture(['.#']) } : {}),
+  });
+
+  it('writes several frames\' layers and their revisions in order, keeping the transformed patches', async () => {
+    await saveFrameEdits(db, [
+      { layer: layer(0, 4, 1), revisions: [rev(0, 'brush', true), rev(0, 'undo:brush')] },
+      { layer: layer(2, 3, 0), revisions: [rev(2, 'fill')] },
+    ]);
+    expect(await layerAreas(db, clip.id, 'gt')).toEqual(
+      expect.arrayContaining([
+        { frameIndex: 0, actArea: 4, trfArea: 1 },
+        { frameIndex: 2, actArea: 3, trfArea: 0 },
+      ]),
+    );
+    const r0 = await listRevisions(db, clip.id, 'gt', 0);
+    expect(r0.map((r) => r.action)).toEqual(['brush', 'undo:brush']);
+    expect(r0[0].afterTrf).toEqual(rleFromPicture(['.#']));
+    expect((await getClip(db, clip.id))?.status).toBe('in_progress');
+  });
+
+  it('writes nothing when any revision of the batch is invalid', async () => {
+    const before = await snapshot(db);
+    const bad = { ...rev(2, 'fill'), box: { x: 0, y: 0, w: 99, h: 1 } };
+    await expect(saveFrameEdits(db, [{ layer: layer(0, 4, 1), revisions: [rev(0, 'brush')] }, { layer: layer(2, 3, 0), revisions: [bad] }])).rejects.toThrow(
+      /not inside the 8x6 frame/,
+    );
+    expect(await snapshot(db)).toEqual(before);
+  });
+
+  it('refuses a revision filed under another frame', async () => {
+    await expect(saveFrameEdits(db, [{ layer: layer(0, 1, 0), revisions: [rev(1, 'brush')] }])).rejects.toThrow(/same clip, frame and source/);
   });
 });

@@ -98,3 +98,39 @@ export async function saveLayerEdit(db: SpocDb, edit: LayerEdit): Promise<{ laye
     return { layer, revision: { ...revision, seq } };
   });
 }
+
+/** One frame's pending editor writes: its latest layer and every revision since the last save. */
+export interface FrameEdits {
+  layer: LayerInput;
+  revisions: RevisionInput[];
+}
+
+/**
+ * The editor's write-behind batch: several frames' layers and their revisions in ONE transaction,
+ * so a retried batch can never store a revision twice, and the history never disagrees with the
+ * layers. Revisions are appended in the order given (their seq order is the undo order).
+ */
+export async function saveFrameEdits(db: SpocDb, batch: readonly FrameEdits[]): Promise<void> {
+  for (const { layer, revisions } of batch) {
+    for (const r of revisions) {
+      if (r.clipId !== layer.clipId || r.frameIndex !== layer.frameIndex || r.source !== layer.source) {
+        throw new StoreError('invalid', 'Every revision must describe the same clip, frame and source as its layer.');
+      }
+    }
+  }
+  await db.transaction('rw', [db.layers, db.revisions, ...touchTables(db)], async () => {
+    const now = Date.now();
+    const touched = new Map<string, boolean>();
+    for (const { layer: input, revisions } of batch) {
+      const clip = await db.clips.get(input.clipId);
+      if (!clip) throw notFound('Clip');
+      await db.layers.put(buildLayer(input, clip, now));
+      for (const r of revisions) {
+        checkRevision(r, clip);
+        await appendRevisionRow(db, r);
+      }
+      touched.set(clip.id, (touched.get(clip.id) ?? false) || input.source === 'gt');
+    }
+    for (const [clipId, gt] of touched) await touchClip(db, clipId, now, gt);
+  });
+}

@@ -180,8 +180,14 @@ export interface Revision {
   /** Name of the action that made the change ("brush", "sam.click", "fill", ...). */
   action: string;
   box: RevisionBox;
+  /** Nonzero (actionable or transformed) pixels of the box before the change. */
   before: Rle;
+  /** Nonzero pixels of the box after the change. */
   after: Rle;
+  /** Transformed (2) pixels of the box before the change; absent means none (older rows, or single-class edits). */
+  beforeTrf?: Rle;
+  /** Transformed (2) pixels of the box after the change. */
+  afterTrf?: Rle;
 }
 
 export type RevisionInput = Omit<Revision, 'seq'>;

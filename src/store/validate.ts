@@ -78,4 +78,6 @@ export function checkRevision(rev: RevisionInput, clip: Pick<Clip, 'width' | 'he
   }
   maskArea(rev.before, h, w, 'revision "before" patch');
   maskArea(rev.after, h, w, 'revision "after" patch');
+  if (rev.beforeTrf) maskArea(rev.beforeTrf, h, w, 'revision "beforeTrf" patch');
+  if (rev.afterTrf) maskArea(rev.afterTrf, h, w, 'revision "afterTrf" patch');
 }

@@ -1,0 +1,73 @@
+/** `spoc-studio eval`: argument handling and output; the work is in ../evaluate.ts and ../report.ts. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Convention } from '../../src/metrics';
+import { flag, parseChoice, parseCommandArgs, requireString, stringOption } from '../args';
+import { runEvaluation } from '../evaluate';
+import { EVAL_HELP } from '../help';
+import { DataError, EXIT, UsageError, resolvePath, type CliIo } from '../io';
+import { scanMasks } from '../layout';
+import { buildJson, formatReport, formatWarnings, stringifyJson } from '../report';
+import { packageVersion } from '../version';
+
+export const CONVENTIONS: readonly Convention[] = ['clip-pooled', 'per-frame', 'dataset-pooled'];
+
+export async function evalCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseCommandArgs('eval', argv, {
+    gt: { type: 'string' },
+    pred: { type: 'string' },
+    json: { type: 'string' },
+    convention: { type: 'string' },
+    boundary: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (flag(parsed, 'help')) {
+    io.stdout.write(EVAL_HELP);
+    return EXIT.ok;
+  }
+  const gtDir = requireString(parsed, 'gt', 'eval');
+  const predDir = requireString(parsed, 'pred', 'eval');
+  const convention = parseChoice(stringOption(parsed, 'convention') ?? 'clip-pooled', 'convention', CONVENTIONS, 'eval');
+  const jsonOut = stringOption(parsed, 'json');
+  if (jsonOut === '') throw new UsageError('--json needs a file name (or "-" for stdout)', 'eval');
+  const boundary = flag(parsed, 'boundary');
+
+  const gt = await scanMasks(io, gtDir, 'gt');
+  const pred = await scanMasks(io, predDir, 'pred');
+
+  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
+  let lastShown = 0;
+  const run = await runEvaluation(gt, pred, {
+    convention,
+    boundary,
+    onFrame: tty
+      ? (done, total) => {
+          if (done === total || done - lastShown >= 25) {
+            lastShown = done;
+            io.stderr.write(`\revaluating: ${done}/${total} frames`);
+            if (done === total) io.stderr.write('\r\x1b[K');
+          }
+        }
+      : undefined,
+  });
+
+  if (jsonOut !== undefined) {
+    const text = stringifyJson(buildJson(run, packageVersion()));
+    if (jsonOut === '-') io.stdout.write(text);
+    else {
+      const target = resolvePath(io, jsonOut);
+      try {
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeFile(target, text);
+      } catch (err) {
+        throw new DataError(`${jsonOut}: cannot write the JSON report (${(err as Error).message})`);
+      }
+    }
+  }
+  if (jsonOut !== '-') {
+    io.stdout.write(formatReport(run));
+    if (jsonOut !== undefined) io.stdout.write(`\nJSON written to ${jsonOut}\n`);
+  }
+  io.stderr.write(formatWarnings(run.warnings, 20, jsonOut !== undefined));
+  return EXIT.ok;
+}

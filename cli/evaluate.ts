@@ -1,0 +1,372 @@
+/**
+ * The evaluation behind `spoc-studio eval`: pairs GT and prediction masks by video and frame name,
+ * streams them one frame at a time (read, decode, count, drop) and keeps only numbers: six SPOC
+ * counts, two areas per side and, with --boundary, J and F per state. Everything numeric comes
+ * from src/metrics, the same code the app runs:
+ *   countFrame -> CountedClip -> evaluateSpoc / scoreColumns / scoreClips   (SPOC mIoU tables)
+ *   iouOrOne, jAndF, voidMaskOf, maskOfLabels, sequenceStatistics        (DAVIS J and F)
+ *   stateAreas, progressRatio, kendallTau, endStateStats, summarizeProgress (progress curves)
+ */
+import { readFile } from 'node:fs/promises';
+import { decodeIndexedPng } from '../src/io/indexedPng';
+import { MaskFormatError } from '../src/masks/errors';
+import { LABEL, type LabelMap } from '../src/masks/labelMap';
+import {
+  type ClipProgress,
+  type Convention,
+  type CountedClip,
+  type FrameCounts,
+  type Phase,
+  type SequenceStatistics,
+  type SpocReport,
+  type StateAreas,
+  countFrame,
+  emptyMask,
+  endStateStats,
+  evaluateSpoc,
+  iouOrOne,
+  jAndF,
+  kendallTau,
+  maskOfLabels,
+  progressRatio,
+  sequenceStatistics,
+  stateAreas,
+  voidMaskOf,
+} from '../src/metrics';
+import { VERBS, parseOscName, subsetOf, type Subset } from '../src/taxonomy';
+import { DataError, displayPath } from './io';
+import type { MaskFrame, MaskSet, MaskVideo } from './layout';
+import { readVideoMeta } from './meta';
+
+/** Labels a mask may hold: the SPOC release palette (0..5) and DAVIS void (255). */
+export const ALLOWED_LABELS: ReadonlySet<number> = new Set([0, 1, 2, 3, 4, 5, 255]);
+/** GT labels excluded from every score (ambiguous, ignore, void). */
+export const EXCLUDED_LABELS = [LABEL.ambiguous, LABEL.ignore, LABEL.void] as const;
+
+export const STATES = ['act', 'trf', 'obj'] as const;
+export type StateKey = (typeof STATES)[number];
+const STATE_LABELS: Record<StateKey, readonly number[]> = { act: [LABEL.actionable], trf: [LABEL.transformed], obj: [LABEL.actionable, LABEL.transformed] };
+
+export type PerState<T> = Record<StateKey, T>;
+
+export interface FrameResult {
+  /** Frame name (file stem of the GT mask). */
+  frame: string;
+  gtFile: string;
+  /** null when the prediction is missing (scored as an empty prediction). */
+  predFile: string | null;
+  ignored: boolean;
+  phase: Phase | null;
+  /** null when the frame is ignored. */
+  counts: FrameCounts | null;
+  /** Areas of the states in the prediction (null when missing) and in the GT. */
+  predAreas: StateAreas | null;
+  gtAreas: StateAreas;
+  /** DAVIS J per state (1 when the state is absent from both); NaN for ignored frames. */
+  j: PerState<number>;
+  /** DAVIS F per state with --boundary; NaN otherwise and for ignored frames. */
+  f: PerState<number>;
+}
+
+export interface DavisStats {
+  j: SequenceStatistics;
+  f: SequenceStatistics;
+  /** (J mean + F mean) / 2. */
+  jf: number;
+}
+
+export interface ClipResult {
+  key: string;
+  osc: string | null;
+  video: string;
+  verb: string;
+  noun: string;
+  /** null when the layout carries no taxonomy (DAVIS). */
+  subset: Subset | null;
+  metaFile: string | null;
+  phasesKnown: boolean;
+  /** Key of the matched prediction video, or null when the prediction has none. */
+  predVideo: string | null;
+  frames: FrameResult[];
+  /** What src/metrics aggregates. */
+  counted: CountedClip;
+  /** Progress of the prediction's curve and of the GT's curve (tau only needs the curve). */
+  progress: ClipProgress;
+  progressGt: ClipProgress;
+  /** Per state, over the clip's evaluated frames; null when the GT never shows the state (or without --boundary). */
+  davis: PerState<DavisStats | null> | null;
+}
+
+export interface EvalRun {
+  gt: MaskSet;
+  pred: MaskSet;
+  convention: Convention;
+  boundary: boolean;
+  clips: ClipResult[];
+  report: SpocReport;
+  /** True when the GT layout carries verb/noun (WhereToChange); false for DAVIS. */
+  taxonomy: boolean;
+  warnings: string[];
+}
+
+export interface EvalOptions {
+  convention: Convention;
+  boundary: boolean;
+  /** Called after every frame (for a progress line). */
+  onFrame?: (done: number, total: number) => void;
+}
+
+const UNKNOWN_VERB = 'unknown';
+
+/** Runs the whole evaluation; throws DataError naming the file(s) on bad input. */
+export async function runEvaluation(gt: MaskSet, pred: MaskSet, options: EvalOptions): Promise<EvalRun> {
+  const warnings: string[] = [...gt.notes.map((n) => `gt: ${n}`), ...pred.notes.map((n) => `pred: ${n}`)];
+  if (gt.abs === pred.abs && pred.videos.every((v) => v.relDir === gt.videos.find((g) => g.key === v.key)?.relDir)) {
+    warnings.push(`--gt and --pred read the same mask files (${gt.dirArg} has no pred/masks folders); every score is trivially perfect`);
+  }
+  const matches = matchVideos(gt, pred, warnings);
+  const taxonomy = gt.kind === 'wtc';
+  const clips: ClipResult[] = [];
+  let done = 0;
+  for (const video of gt.videos) {
+    const predVideo = matches.get(video) ?? null;
+    clips.push(await evaluateVideo(gt, pred, video, predVideo, taxonomy, options, warnings, () => options.onFrame?.(++done, gt.frameCount)));
+  }
+  const report = evaluateSpoc(
+    clips.map((c) => c.counted),
+    options.convention,
+  );
+  return { gt, pred, convention: options.convention, boundary: options.boundary, clips, report, taxonomy, warnings };
+}
+
+/**
+ * GT video -> prediction video. Same key first ("<osc>/<video>" or "<video>"). When one side is
+ * WhereToChange and the other DAVIS, by video name alone, which must then be unique.
+ */
+function matchVideos(gt: MaskSet, pred: MaskSet, warnings: string[]): Map<MaskVideo, MaskVideo> {
+  const out = new Map<MaskVideo, MaskVideo>();
+  const predByKey = new Map(pred.videos.map((v) => [v.key, v]));
+  const byName = (set: MaskSet): Map<string, MaskVideo[]> => {
+    const m = new Map<string, MaskVideo[]>();
+    for (const v of set.videos) m.set(v.video, [...(m.get(v.video) ?? []), v]);
+    return m;
+  };
+  const crossKind = gt.kind !== pred.kind;
+  const gtByName = byName(gt);
+  const predByName = byName(pred);
+  const used = new Set<MaskVideo>();
+  for (const g of gt.videos) {
+    let p = predByKey.get(g.key);
+    if (!p && crossKind) {
+      const gs = gtByName.get(g.video) ?? [];
+      const ps = predByName.get(g.video) ?? [];
+      if (ps.length > 0 && (gs.length > 1 || ps.length > 1)) {
+        const side = gs.length > 1 ? gs : ps;
+        throw new DataError(
+          `video name "${g.video}" is ambiguous: it occurs as ${side.map((v) => v.key).join(' and ')}; ` +
+            'give predictions in the WhereToChange layout (<osc>/<video>/) so clips can be told apart',
+        );
+      }
+      p = ps[0];
+    }
+    if (p) {
+      out.set(g, p);
+      used.add(p);
+    }
+  }
+  for (const p of pred.videos) {
+    if (!used.has(p)) {
+      warnings.push(`pred: ${displayPath(pred.dirArg, p.relDir)}/: no GT video "${p.key}"; its ${p.frames.length} frame(s) are ignored`);
+    }
+  }
+  return out;
+}
+
+function clipIdentity(video: MaskVideo, taxonomy: boolean, warnings: string[], show: string): { verb: string; noun: string; subset: Subset | null } {
+  if (!taxonomy || video.osc === null) return { verb: UNKNOWN_VERB, noun: '', subset: null };
+  const parsed = parseOscName(video.osc);
+  if (!parsed) {
+    warnings.push(`gt: ${show}: folder "${video.osc}" is not <verb>_<noun>; verb taken as "${video.osc.toLowerCase()}", subset as seen`);
+    return { verb: video.osc.toLowerCase(), noun: '', subset: 'seen' };
+  }
+  if (!(VERBS as readonly string[]).includes(parsed.verb)) {
+    warnings.push(`gt: ${show}: "${parsed.verb}" is not one of the 10 SPOC verbs; subset taken as seen`);
+  }
+  return { ...parsed, subset: subsetOf(parsed.verb, parsed.noun) };
+}
+
+async function readBytes(set: MaskSet, frame: MaskFrame): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(frame.abs));
+  } catch (err) {
+    throw new DataError(`${displayPath(set.dirArg, frame.rel)}: cannot read (${(err as Error).message})`);
+  }
+}
+
+function decode(set: MaskSet, frame: MaskFrame, bytes: Uint8Array): LabelMap {
+  const fileName = displayPath(set.dirArg, frame.rel);
+  try {
+    return decodeIndexedPng(bytes, { fileName, allowedValues: ALLOWED_LABELS });
+  } catch (err) {
+    if (err instanceof MaskFormatError) throw new DataError(err.message);
+    if (err instanceof RangeError) throw new DataError(`${fileName}: ${err.message}`);
+    throw err;
+  }
+}
+
+const NAN3: PerState<number> = Object.freeze({ act: NaN, trf: NaN, obj: NaN });
+
+async function evaluateVideo(
+  gt: MaskSet,
+  pred: MaskSet,
+  video: MaskVideo,
+  predVideo: MaskVideo | null,
+  taxonomy: boolean,
+  options: EvalOptions,
+  warnings: string[],
+  tick: () => void,
+): Promise<ClipResult> {
+  const shownDir = `${displayPath(gt.dirArg, video.relDir)}/`;
+  const identity = clipIdentity(video, taxonomy, warnings, shownDir);
+  const meta = await readVideoMeta(gt, video);
+  warnings.push(...meta.warnings.map((w) => `gt: ${w}`));
+
+  const predByKey = new Map((predVideo?.frames ?? []).map((f) => [f.key, f]));
+  const gtKeys = new Set(video.frames.map((f) => f.key));
+  if (predVideo) {
+    for (const pf of predVideo.frames) {
+      if (!gtKeys.has(pf.key)) warnings.push(`pred: ${displayPath(pred.dirArg, pf.rel)}: no GT frame "${pf.stem}" in ${shownDir}; ignored`);
+    }
+  }
+
+  // Read the next pair while the current one is decoded and counted.
+  const load = (i: number): Promise<[Uint8Array, Uint8Array | null]> => {
+    const g = video.frames[i];
+    const p = predByKey.get(g.key);
+    return Promise.all([readBytes(gt, g), p ? readBytes(pred, p) : Promise.resolve(null)]);
+  };
+  const frames: FrameResult[] = [];
+  const missing: string[] = [];
+  let pending = video.frames.length > 0 ? load(0) : null;
+  for (let i = 0; i < video.frames.length; i++) {
+    const [gtBytes, predBytes] = await pending!;
+    pending = i + 1 < video.frames.length ? load(i + 1) : null;
+    // Keep a rejected prefetch from surfacing as an unhandled rejection if this frame throws.
+    pending?.catch(() => undefined);
+    const gf = video.frames[i];
+    const pf = predByKey.get(gf.key) ?? null;
+    const gtFile = displayPath(gt.dirArg, gf.rel);
+    const predFile = pf ? displayPath(pred.dirArg, pf.rel) : null;
+    const gtMap = decode(gt, gf, gtBytes);
+    const predMap = pf && predBytes ? decode(pred, pf, predBytes) : null;
+    if (predMap && (predMap.width !== gtMap.width || predMap.height !== gtMap.height)) {
+      throw new DataError(
+        `size mismatch: ${gtFile} is ${gtMap.width}x${gtMap.height} but the prediction ${predFile} is ${predMap.width}x${predMap.height}`,
+      );
+    }
+    if (!pf) missing.push(gf.stem);
+    const ignored = meta.ignored.has(gf.key);
+    const counts = ignored ? null : countFrame(gtMap, predMap);
+    let j: PerState<number> = NAN3;
+    let f: PerState<number> = NAN3;
+    if (counts) {
+      if (options.boundary) {
+        const scores = davisScores(gtMap, predMap);
+        j = scores.j;
+        f = scores.f;
+      } else {
+        j = { act: iouOrOne(counts.iAct, counts.uAct), trf: iouOrOne(counts.iTrf, counts.uTrf), obj: iouOrOne(counts.iObj, counts.uObj) };
+      }
+    }
+    frames.push({
+      frame: gf.stem,
+      gtFile,
+      predFile,
+      ignored,
+      phase: meta.phases.get(gf.key) ?? null,
+      counts,
+      predAreas: predMap ? stateAreas(predMap) : null,
+      gtAreas: stateAreas(gtMap),
+      j,
+      f,
+    });
+    tick();
+  }
+  if (!predVideo) {
+    warnings.push(`pred: no prediction for ${video.key} (${video.frames.length} GT frames); every frame scored as an empty prediction`);
+  } else if (missing.length > 0) {
+    const list = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ', …' : '');
+    warnings.push(`pred: ${displayPath(pred.dirArg, predVideo.relDir)}/ lacks ${missing.length} of ${video.frames.length} GT frames (${list}); scored as empty predictions`);
+  }
+
+  const counted: CountedClip = {
+    id: video.key,
+    verb: identity.verb,
+    noun: identity.noun,
+    // CountedClip needs a subset; DAVIS clips are reported without seen/novel columns.
+    subset: identity.subset ?? 'seen',
+    frames: frames.map((fr) => ({ counts: fr.counts, phase: fr.phase ?? undefined, missingPred: fr.predFile === null })),
+  };
+  const phasesKnown = frames.some((fr) => fr.phase !== null);
+  return {
+    key: video.key,
+    osc: video.osc,
+    video: video.video,
+    ...identity,
+    metaFile: meta.file,
+    phasesKnown,
+    predVideo: predVideo?.key ?? null,
+    frames,
+    counted,
+    progress: progressOf(video.key, identity.verb, frames, 'pred'),
+    progressGt: progressOf(video.key, identity.verb, frames, 'gt'),
+    davis: options.boundary ? davisOfClip(frames) : null,
+  };
+}
+
+/** DAVIS J and F of one frame for each state; GT pixels labelled 4, 5 or 255 are void. */
+function davisScores(gtMap: LabelMap, predMap: LabelMap | null): { j: PerState<number>; f: PerState<number> } {
+  const voidMask = voidMaskOf(gtMap, EXCLUDED_LABELS);
+  const j = { act: NaN, trf: NaN, obj: NaN };
+  const f = { act: NaN, trf: NaN, obj: NaN };
+  for (const s of STATES) {
+    const g = maskOfLabels(gtMap, STATE_LABELS[s]);
+    const p = predMap ? maskOfLabels(predMap, STATE_LABELS[s]) : emptyMask(gtMap.width, gtMap.height);
+    const score = jAndF(g, p, voidMask);
+    j[s] = score.j;
+    f[s] = score.f;
+  }
+  return { j, f };
+}
+
+/**
+ * DAVIS statistics per state over the clip: per-frame values in frame order with ignored frames as
+ * NaN (kept in place so the decay bins stay temporal). A state the GT never shows in an evaluated
+ * frame is not an object of this clip (DAVIS only scores objects present in the GT): null.
+ */
+function davisOfClip(frames: readonly FrameResult[]): PerState<DavisStats | null> {
+  const out = { act: null, trf: null, obj: null } as PerState<DavisStats | null>;
+  for (const s of STATES) {
+    const present = frames.some((fr) => !fr.ignored && (s === 'act' ? fr.gtAreas.act : s === 'trf' ? fr.gtAreas.trf : fr.gtAreas.act + fr.gtAreas.trf) > 0);
+    if (!present) continue;
+    const j = sequenceStatistics(frames.map((fr) => fr.j[s]));
+    const f = sequenceStatistics(frames.map((fr) => fr.f[s]));
+    out[s] = { j, f, jf: (j.mean + f.mean) / 2 };
+  }
+  return out;
+}
+
+/**
+ * The clip's progress curve R_t = A_act / (A_act + A_trf) from the prediction (or GT) areas, as
+ * clipProgress computes it from the label maps: NaN on ignored frames, on a missing prediction and
+ * where neither state is visible; tau over the whole curve; end statistics over GT 'end' frames.
+ */
+function progressOf(id: string, verb: string, frames: readonly FrameResult[], source: 'pred' | 'gt'): ClipProgress {
+  const curve = frames.map((fr) => {
+    if (fr.ignored) return NaN;
+    const areas = source === 'pred' ? fr.predAreas : fr.gtAreas;
+    return areas ? progressRatio(areas) : NaN;
+  });
+  const endValues = curve.filter((_, i) => frames[i].phase === 'end');
+  return { id, verb, curve, tau: kendallTau(curve), end: endStateStats(endValues) };
+}

@@ -1,0 +1,82 @@
+/** Help texts (kept together so docs/cli.md and --help are easy to compare). */
+
+export const MAIN_HELP = `spoc-studio: evaluate and generate SPOC object-state-change segmentations from the command line.
+It runs the same metric code as the SPOC Studio app (src/metrics).
+
+Usage:
+  spoc-studio eval --gt DIR --pred DIR [--json FILE] [--convention NAME] [--boundary]
+  spoc-studio demo --out DIR [--seed N] [--kind KIND] [--frames N] [--size WxH] [--clips N]
+                   [--pred-out DIR [--pred-noise P]]
+  spoc-studio help [COMMAND]
+  spoc-studio --version
+
+Commands:
+  eval   score predicted masks against ground truth (SPOC mIoU table, progress, DAVIS J&F)
+  demo   write generated clips with exact ground truth (and optionally degraded predictions)
+
+Exit codes: 0 success, 1 data error (a file is unreadable, malformed or inconsistent), 2 usage error.
+Run "spoc-studio help COMMAND" for the options of a command. Documentation: docs/cli.md.
+`;
+
+export const EVAL_HELP = `Usage: spoc-studio eval --gt DIR --pred DIR [options]
+
+Scores predicted label masks against ground truth and prints a table laid out like SPOC Table 2:
+rows = mean over verbs, mean over clips, each verb; columns = mIoU, mIoU_act, mIoU_trf, w/o OSC
+(states fused), seen, novel, transition (mIoU of those splits). Undefined values are left blank.
+
+Options:
+  --gt DIR            ground-truth masks (required)
+  --pred DIR          predicted masks (required; may be the same folder as --gt when it holds
+                      <osc>/pred/masks/ next to <osc>/gt/masks/)
+  --convention NAME   clip-pooled (default) | per-frame | dataset-pooled
+                        clip-pooled:    per clip, I and U summed over frames; mean over clips
+                        per-frame:      per clip, mean of frame IoUs; mean over clips
+                        dataset-pooled: I and U summed over all frames of all clips
+  --boundary          also compute DAVIS J&F (region + boundary F) per state and frame (slower)
+  --json FILE         write per-frame, per-clip and summary values as JSON ("-" = stdout,
+                      and the table is not printed)
+  -h, --help          show this help
+
+Layouts (detected per folder; the report says which was found):
+  WhereToChange  <osc>/gt/masks/<video>/frame*.png    (<osc> = <verb>_<noun>, e.g. grating_carrot)
+                 <osc>/pred/masks/<video>/frame*.png  (prediction side; preferred over gt/masks)
+                 <osc>/<video>/frame*.png
+  DAVIS          <video>/frame*.png  (or a DAVIS root holding Annotations/480p/<video>/)
+Masks are indexed PNGs: 0 background, 1 actionable, 2 transformed. In GT, 3 is background and
+4 (ambiguous), 5 (ignore) and 255 (void) are excluded. Any other label is an error.
+
+Matching: videos by name (<osc>/<video>), frames by file name without extension. A GT frame
+without prediction scores as an empty prediction; a prediction without GT frame is a warning.
+Optional <osc>/meta/<video>.json (DAVIS: meta/<video>.json) gives "phases" (initial /
+transitioning / end per frame; enables the transition column and end-state progress metrics)
+and "ignored" (frames left out). Verb, noun and seen/novel come from <osc> and the taxonomy;
+DAVIS layout has verb "unknown" and no seen/novel split.
+`;
+
+export const DEMO_HELP = `Usage: spoc-studio demo --out DIR [options]
+
+Writes generated state-change clips with their exact ground truth in the WhereToChange layout:
+  <verb>_<noun>/JPEGImages_1fps/<video>/frameNNNN.jpg
+  <verb>_<noun>/gt/masks/<video>/frameNNNN.png       (indexed PNG: 0 bg, 1 actionable, 2 transformed)
+  <verb>_<noun>/meta/<video>.json                    (verb, noun, prompts, subset, fps, phases)
+Frames are sampled at 1 fps, so --frames is also the clip length in seconds.
+
+Options:
+  --out DIR           output folder (required; created if needed)
+  --seed N            integer seed (default 1); clip k uses seed N + k
+  --kind KIND         grating | peeling | slicing (default: cycle through the three)
+  --frames N          frames per clip (default 20)
+  --size WxH          frame size (default 640x360)
+  --clips N           number of clips (default 1)
+  --pred-out DIR      also write a degraded copy of the GT as predictions:
+                      <verb>_<noun>/pred/masks/<video>/frameNNNN.png (may equal --out)
+  --pred-noise P      share of prediction frames degraded, 0..1 (default 0.3): each picked frame
+                      is eroded, dilated, has its two states swapped, or is left out (missing);
+                      seeded, so the same options give the same files
+  -h, --help          show this help
+
+Try:  spoc-studio demo --out demo --clips 3 --pred-out demo --pred-noise 0.4
+      spoc-studio eval --gt demo --pred demo
+`;
+
+export const HELP: Record<string, string> = { eval: EVAL_HELP, demo: DEMO_HELP };

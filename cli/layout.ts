@@ -1,0 +1,234 @@
+/**
+ * Finds the mask files under a folder given on the command line and says which layout it uses.
+ * Only names are listed here; no mask is read.
+ *
+ * Accepted layouts (see docs/cli.md):
+ *   WhereToChange  <osc>/gt/masks/<video>/*.png     (the release layout; <osc> = <verb>_<noun>)
+ *                  <osc>/pred/masks/<video>/*.png   (predictions next to the release layout)
+ *                  <osc>/<video>/*.png              (predictions written flat per OSC)
+ *   DAVIS          <video>/*.png                    (also Annotations/480p/<video>/*.png from a DAVIS root)
+ * The GT side reads gt/masks (or the flat form); the prediction side prefers pred/masks, then
+ * gt/masks (a second annotation in release layout, or the GT itself), then the flat form.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isJunkPath, naturalCompare, stem } from '../src/io/files/virtualFile';
+import { WTC_FRAMES_DIR } from '../src/io/wtc/wtcLayout';
+import { DataError, UsageError, displayPath, resolvePath, type CliIo } from './io';
+
+export type LayoutKind = 'wtc' | 'davis';
+export type MaskRole = 'gt' | 'pred';
+/** Where a video's masks sit relative to the folder that holds its video folders. */
+export type MaskPattern = '<osc>/gt/masks/<video>/' | '<osc>/pred/masks/<video>/' | '<osc>/<video>/' | '<video>/';
+
+export interface MaskFrame {
+  /** File name without extension, e.g. "frame0003". */
+  stem: string;
+  /** Matching key: the stem in lower case. */
+  key: string;
+  /** Path relative to the folder given on the command line, forward slashes. */
+  rel: string;
+  /** Absolute path. */
+  abs: string;
+}
+
+export interface MaskVideo {
+  /** "<osc>/<video>" (WhereToChange) or "<video>" (DAVIS). */
+  key: string;
+  osc: string | null;
+  video: string;
+  pattern: MaskPattern;
+  /** Folder of the masks, relative to the folder given on the command line. */
+  relDir: string;
+  /** Sorted in natural order (frame2 before frame10). */
+  frames: MaskFrame[];
+  /** Where this video's metadata would be (relative), whether or not it exists. */
+  metaRel: string;
+}
+
+export interface MaskSet {
+  /** The folder as given on the command line (used in every message). */
+  dirArg: string;
+  /** Absolute path of that folder. */
+  abs: string;
+  kind: LayoutKind;
+  /** Human-readable layout, e.g. "WhereToChange layout (<osc>/gt/masks/<video>/*.png)". */
+  description: string;
+  /** Sorted by key in natural order. */
+  videos: MaskVideo[];
+  frameCount: number;
+  /** Folders that were skipped, and why. */
+  notes: string[];
+}
+
+const RESERVED_IN_OSC = new Set([WTC_FRAMES_DIR, 'JPEGImages', 'meta', 'gt', 'pred']);
+
+interface Listing {
+  dirs: string[];
+  pngs: string[];
+}
+
+async function isDirectory(abs: string): Promise<boolean> {
+  try {
+    return (await stat(abs)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Sub-folders and .png files of a folder (symlinks followed), junk names left out, natural order. */
+async function listDir(abs: string, shown: string): Promise<Listing> {
+  let entries;
+  try {
+    entries = await readdir(abs, { withFileTypes: true });
+  } catch (err) {
+    throw new DataError(`${shown}: cannot read folder (${(err as Error).message})`);
+  }
+  const dirs: string[] = [];
+  const pngs: string[] = [];
+  for (const e of entries) {
+    if (isJunkPath(e.name)) continue;
+    let isDir = e.isDirectory();
+    let isFile = e.isFile();
+    if (e.isSymbolicLink()) {
+      try {
+        const s = await stat(path.join(abs, e.name));
+        isDir = s.isDirectory();
+        isFile = s.isFile();
+      } catch {
+        continue;
+      }
+    }
+    if (isDir) dirs.push(e.name);
+    else if (isFile && e.name.toLowerCase().endsWith('.png')) pngs.push(e.name);
+  }
+  dirs.sort(naturalCompare);
+  pngs.sort((a, b) => naturalCompare(stem(a), stem(b)));
+  return { dirs, pngs };
+}
+
+/** Scans `dirArg` for masks. Usage errors for a missing folder or a wrong level; data errors for clashes. */
+export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, command = 'eval'): Promise<MaskSet> {
+  const abs = resolvePath(io, dirArg);
+  let s;
+  try {
+    s = await stat(abs);
+  } catch {
+    throw new UsageError(`--${role} ${dirArg}: no such folder`, command);
+  }
+  if (!s.isDirectory()) throw new UsageError(`--${role} ${dirArg}: is a file, not a folder`, command);
+  const show = (rel: string): string => displayPath(dirArg, rel);
+
+  let base = '';
+  const top = await listDir(abs, show(''));
+  if (top.pngs.length > 0 && top.dirs.length === 0) {
+    throw new UsageError(
+      `--${role} ${dirArg}: holds mask files directly (e.g. ${top.pngs[0]}); give the folder above it, which holds one folder per video`,
+      command,
+    );
+  }
+  // A DAVIS dataset root: use its Annotations folder (480p when there are several resolutions).
+  if (top.dirs.includes('Annotations')) {
+    const ann = await listDir(path.join(abs, 'Annotations'), show('Annotations'));
+    if (ann.dirs.includes('480p')) base = 'Annotations/480p';
+    else if (ann.dirs.length === 1 && ann.pngs.length === 0 && (await listDir(path.join(abs, 'Annotations', ann.dirs[0]), '')).pngs.length === 0) {
+      base = `Annotations/${ann.dirs[0]}`;
+    } else base = 'Annotations';
+  }
+  const baseAbs = path.join(abs, base);
+  const children = base ? (await listDir(baseAbs, show(base))).dirs : top.dirs;
+  const relOf = (...parts: string[]): string => [base, ...parts].filter(Boolean).join('/');
+
+  const videos: MaskVideo[] = [];
+  const notes: string[] = [];
+  let davisExample: string | null = null;
+  let wtcExample: string | null = null;
+
+  const addVideo = async (osc: string | null, video: string, dirRel: string, pattern: MaskPattern, pngs?: string[]): Promise<void> => {
+    const dirAbs = path.join(abs, dirRel);
+    const names = pngs ?? (await listDir(dirAbs, show(dirRel))).pngs;
+    if (names.length === 0) {
+      notes.push(`${show(dirRel)}: no .png masks, skipped`);
+      return;
+    }
+    const frames: MaskFrame[] = [];
+    const byKey = new Map<string, string>();
+    for (const name of names) {
+      const st = stem(name);
+      const key = st.toLowerCase();
+      const rel = `${dirRel}/${name}`;
+      const clash = byKey.get(key);
+      if (clash !== undefined) throw new DataError(`${show(rel)}: has the same frame name as ${show(clash)}`);
+      byKey.set(key, rel);
+      frames.push({ stem: st, key, rel, abs: path.join(abs, rel) });
+    }
+    const metaRel = osc === null ? relOf('meta', `${video}.json`) : relOf(osc, 'meta', `${video}.json`);
+    videos.push({ key: osc === null ? video : `${osc}/${video}`, osc, video, pattern, relDir: dirRel, frames, metaRel });
+  };
+
+  for (const child of children) {
+    if (child === 'meta') continue;
+    const childRel = relOf(child);
+    const sub = await listDir(path.join(abs, childRel), show(childRel));
+    if (sub.pngs.length > 0) {
+      davisExample ??= childRel;
+      await addVideo(null, child, childRel, '<video>/', sub.pngs);
+      continue;
+    }
+    const hasGt = sub.dirs.includes('gt') && (await isDirectory(path.join(abs, childRel, 'gt', 'masks')));
+    const hasPred = sub.dirs.includes('pred') && (await isDirectory(path.join(abs, childRel, 'pred', 'masks')));
+    const masksDir = role === 'gt' ? (hasGt ? 'gt/masks' : null) : hasPred ? 'pred/masks' : hasGt ? 'gt/masks' : null;
+    if (masksDir) {
+      wtcExample ??= childRel;
+      const pattern: MaskPattern = masksDir === 'gt/masks' ? '<osc>/gt/masks/<video>/' : '<osc>/pred/masks/<video>/';
+      for (const video of (await listDir(path.join(abs, childRel, masksDir), show(`${childRel}/${masksDir}`))).dirs) {
+        await addVideo(child, video, `${childRel}/${masksDir}/${video}`, pattern);
+      }
+      continue;
+    }
+    let flat = 0;
+    for (const video of sub.dirs) {
+      if (RESERVED_IN_OSC.has(video)) continue;
+      const videoRel = `${childRel}/${video}`;
+      const pngs = (await listDir(path.join(abs, videoRel), show(videoRel))).pngs;
+      if (pngs.length === 0) continue;
+      flat++;
+      await addVideo(child, video, videoRel, '<osc>/<video>/', pngs);
+    }
+    if (flat > 0) {
+      wtcExample ??= childRel;
+      continue;
+    }
+    if (hasPred && role === 'gt') notes.push(`${show(childRel)}: has pred/masks but no gt/masks, skipped`);
+    else notes.push(`${show(childRel)}: no masks found, skipped`);
+  }
+
+  if (davisExample !== null && wtcExample !== null) {
+    throw new UsageError(
+      `--${role} ${dirArg}: mixes layouts: ${show(davisExample)} holds masks directly (DAVIS <video>/), ` +
+        `${show(wtcExample)} holds video folders (WhereToChange <osc>/); give one kind per folder`,
+      command,
+    );
+  }
+  if (videos.length === 0) {
+    throw new DataError(
+      `${show('')}: no masks found; expected <osc>/gt/masks/<video>/*.png, <osc>/pred/masks/<video>/*.png, ` +
+        `<osc>/<video>/*.png (WhereToChange) or <video>/*.png (DAVIS)`,
+    );
+  }
+  videos.sort((a, b) => naturalCompare(a.key, b.key));
+  const kind: LayoutKind = davisExample !== null ? 'davis' : 'wtc';
+  const patterns = [...new Set(videos.map((v) => v.pattern))].sort();
+  const prefix = base ? `${base}/` : '';
+  const description =
+    (kind === 'davis' ? 'DAVIS layout (' : 'WhereToChange layout (') + patterns.map((p) => `${prefix}${p}*.png`).join(' + ') + ')';
+  return {
+    dirArg,
+    abs,
+    kind,
+    description,
+    videos,
+    frameCount: videos.reduce((n, v) => n + v.frames.length, 0),
+    notes,
+  };
+}

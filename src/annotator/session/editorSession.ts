@@ -1,0 +1,354 @@
+/**
+ * One open clip in the editor: the current frame's label map, the active tool, per-frame history
+ * and the write-behind queue that persists every committed gesture (layer + revision) to
+ * IndexedDB within a second. Framework-free: the canvas view and React subscribe to its events and
+ * send it commands; it never touches the DOM.
+ */
+import type { SpocDb } from '../../store/db';
+import { getLayer } from '../../store/layers';
+import { listRevisions } from '../../store/revisions';
+import { saveFrameEdits, type FrameEdits } from '../../store/layers';
+import type { Clip, LayerInput, LayerSource, RevisionInput } from '../../store/types';
+import { createLabelMap, type Box, type LabelMap } from '../../masks/labelMap';
+import { decodeLayer, encodeLayer, parseLayer } from '../../masks/layers';
+import { History } from '../history';
+import { PersistQueue, type PendingWrite, type PersistStatus } from '../persistQueue';
+import { patchToRevision } from '../revisionPatch';
+import { clearFrame, copyFrame } from '../frameOps';
+import { createTool } from '../tools/createTool';
+import type { PointerInput, Tool, ToolContext, ToolId } from '../tools/types';
+import type { PaintClass } from '../paint/paintRule';
+import type { Patch } from '../patch';
+
+export interface SessionState {
+  frameIndex: number;
+  tool: ToolId;
+  activeClass: PaintClass;
+  brushSize: number;
+  protect: boolean;
+  canUndo: boolean;
+  canRedo: boolean;
+  busy: boolean;
+  readOnly: boolean;
+  /** Bumped on every committed change, so views can refresh derived data. */
+  revision: number;
+}
+
+type Listener<T> = (value: T) => void;
+
+interface MutableToolContext extends ToolContext {
+  map: LabelMap;
+  frameIndex: number;
+  activeClass: PaintClass;
+  protect: boolean;
+  brushSize: number;
+  hitRadius: number;
+}
+
+const FULL = (map: LabelMap): Box => ({ x: 0, y: 0, w: map.width, h: map.height });
+
+export class EditorSession {
+  readonly clip: Clip;
+  readonly source: LayerSource = 'gt';
+  private readonly db: SpocDb;
+  private readonly author: string;
+  private readonly history = new History();
+  private readonly historyLoaded = new Set<number>();
+  private readonly queue: PersistQueue<LayerInput, RevisionInput>;
+  private readonly ctx: MutableToolContext;
+  private tool: Tool;
+  private state: SessionState;
+  private loadToken = 0;
+  private readonly invalidateListeners = new Set<Listener<Box>>();
+  private readonly frameListeners = new Set<Listener<LabelMap>>();
+  private readonly stateListeners = new Set<Listener<SessionState>>();
+
+  private constructor(db: SpocDb, clip: Clip, author: string, readOnly: boolean) {
+    this.db = db;
+    this.clip = clip;
+    this.author = author;
+    this.queue = new PersistQueue<LayerInput, RevisionInput>({
+      write: (batch) => saveFrameEdits(db, batch.map(toFrameEdits)),
+    });
+    this.ctx = {
+      map: createLabelMap(clip.width, clip.height),
+      frameIndex: -1,
+      activeClass: 1,
+      protect: true,
+      brushSize: 16,
+      hitRadius: 6,
+      commit: (patch) => this.commit(patch),
+      invalidate: (box) => this.emitInvalidate(box),
+    };
+    this.tool = createTool('brush', this.ctx);
+    this.state = {
+      frameIndex: -1,
+      tool: 'brush',
+      activeClass: 1,
+      brushSize: 16,
+      protect: true,
+      canUndo: false,
+      canRedo: false,
+      busy: false,
+      readOnly,
+      revision: 0,
+    };
+  }
+
+  static async open(db: SpocDb, clip: Clip, author: string, frameIndex: number, readOnly = false): Promise<EditorSession> {
+    const session = new EditorSession(db, clip, author, readOnly);
+    await session.goToFrame(frameIndex);
+    return session;
+  }
+
+  // ---- reading -------------------------------------------------------------------------------
+
+  get map(): LabelMap {
+    return this.ctx.map;
+  }
+
+  get snapshot(): SessionState {
+    return this.state;
+  }
+
+  get toolPreview() {
+    return this.tool.preview;
+  }
+
+  get persistStatus(): PersistStatus {
+    return this.queue.status;
+  }
+
+  onInvalidate(fn: Listener<Box>): () => void {
+    this.invalidateListeners.add(fn);
+    return () => this.invalidateListeners.delete(fn);
+  }
+
+  onFrame(fn: Listener<LabelMap>): () => void {
+    this.frameListeners.add(fn);
+    return () => this.frameListeners.delete(fn);
+  }
+
+  onState(fn: Listener<SessionState>): () => void {
+    this.stateListeners.add(fn);
+    return () => this.stateListeners.delete(fn);
+  }
+
+  onPersist(fn: Listener<PersistStatus>): () => void {
+    return this.queue.subscribe(fn);
+  }
+
+  // ---- frames ----------------------------------------------------------------------------------
+
+  /** Loads frame k's stored masks (and its history, once per session); a gesture in progress is finished first. */
+  async goToFrame(k: number): Promise<void> {
+    const index = Math.min(Math.max(0, Math.trunc(k)), this.clip.frameCount - 1);
+    if (index === this.ctx.frameIndex) return;
+    this.tool.finish();
+    const token = ++this.loadToken;
+    const map = await this.loadMap(index);
+    if (!this.historyLoaded.has(index)) {
+      const revisions = await listRevisions(this.db, this.clip.id, this.source, index);
+      if (token !== this.loadToken) return;
+      if (!this.historyLoaded.has(index)) {
+        this.history.loadFrame(index, revisions);
+        this.historyLoaded.add(index);
+      }
+    }
+    if (token !== this.loadToken) return; // a later switch won
+    this.ctx.map = map;
+    this.ctx.frameIndex = index;
+    this.setState({ frameIndex: index });
+    for (const fn of this.frameListeners) fn(map);
+  }
+
+  /** The stored masks of any frame (unsaved edits of the current frame live in `map`). */
+  async loadMap(index: number): Promise<LabelMap> {
+    if (index === this.ctx.frameIndex) return this.ctx.map;
+    const layer = await getLayer(this.db, this.clip.id, this.source, index);
+    if (!layer) return createLabelMap(this.clip.width, this.clip.height);
+    return decodeLayer(parseLayer(layer), { width: this.clip.width, height: this.clip.height });
+  }
+
+  // ---- tools and settings ------------------------------------------------------------------
+
+  setTool(id: ToolId): void {
+    if (id === this.state.tool) return;
+    this.tool.finish();
+    this.tool = createTool(id, this.ctx);
+    this.setState({ tool: id });
+  }
+
+  setClass(value: PaintClass): void {
+    this.ctx.activeClass = value;
+    this.setState({ activeClass: value });
+  }
+
+  setBrushSize(size: number): void {
+    this.ctx.brushSize = Math.max(1, Math.min(512, Math.round(size)));
+    this.setState({ brushSize: this.ctx.brushSize });
+  }
+
+  toggleProtect(): void {
+    this.ctx.protect = !this.ctx.protect;
+    this.setState({ protect: this.ctx.protect });
+  }
+
+  /** Screen-space tolerance for closing polygons, converted to image pixels by the view. */
+  setHitRadius(r: number): void {
+    this.ctx.hitRadius = r;
+  }
+
+  // ---- pointer and keys (already in image coordinates) ------------------------------------
+
+  pointerDown(p: PointerInput): void {
+    if (this.state.readOnly || this.ctx.frameIndex < 0) return;
+    this.tool.onPointerDown(p);
+    this.syncBusy();
+  }
+
+  pointerMove(p: PointerInput): void {
+    if (this.state.readOnly) return;
+    this.tool.onPointerMove(p);
+  }
+
+  pointerUp(p: PointerInput): void {
+    if (this.state.readOnly) return;
+    this.tool.onPointerUp(p);
+    this.syncBusy();
+  }
+
+  /** Enter, Escape, Backspace for the active tool; true when the tool used the key. */
+  toolKey(key: string): boolean {
+    const used = this.tool.onKey(key);
+    this.syncBusy();
+    return used;
+  }
+
+  cancelGesture(): void {
+    this.tool.cancel();
+    this.syncBusy();
+  }
+
+  // ---- edits -----------------------------------------------------------------------------------
+
+  undo(): void {
+    if (this.state.readOnly || this.tool.busy) return;
+    const patch = this.history.undo(this.ctx.frameIndex, this.ctx.map);
+    if (patch) this.applied(patch);
+  }
+
+  redo(): void {
+    if (this.state.readOnly || this.tool.busy) return;
+    const patch = this.history.redo(this.ctx.frameIndex, this.ctx.map);
+    if (patch) this.applied(patch);
+  }
+
+  clearFrame(): void {
+    if (this.state.readOnly) return;
+    this.tool.finish();
+    const patch = clearFrame(this.ctx.map, this.ctx.frameIndex);
+    if (patch) {
+      this.commit(patch);
+      this.emitInvalidate(patch.box);
+    }
+  }
+
+  /** Replaces this frame's masks with the previous frame's stored masks: one undoable step. */
+  async copyPreviousFrame(): Promise<void> {
+    const k = this.ctx.frameIndex;
+    if (this.state.readOnly || k <= 0) return;
+    this.tool.finish();
+    const previous = await this.loadMap(k - 1);
+    if (this.ctx.frameIndex !== k) return;
+    const patch = copyFrame(this.ctx.map, k, previous);
+    if (patch) {
+      this.commit(patch);
+      this.emitInvalidate(patch.box);
+    }
+  }
+
+  /** Writes everything pending now (on pagehide, visibilitychange, before leaving the page). */
+  flush(): Promise<void> {
+    this.tool.finish();
+    return this.queue.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.flush().catch(() => undefined);
+    this.queue.destroy();
+    this.invalidateListeners.clear();
+    this.frameListeners.clear();
+    this.stateListeners.clear();
+  }
+
+  // ---- internals -------------------------------------------------------------------------------
+
+  private commit(patch: Patch): void {
+    this.history.commit(patch);
+    this.persist(patch);
+    this.syncBusy();
+  }
+
+  /** An undo or redo, already applied to the map by History. */
+  private applied(patch: Patch): void {
+    this.persist(patch);
+    this.emitInvalidate(patch.box);
+  }
+
+  private persist(patch: Patch): void {
+    const { map } = this.ctx;
+    const at = Date.now();
+    const { act, trf } = encodeLayer(map);
+    const write: PendingWrite<LayerInput, RevisionInput> = {
+      clipId: this.clip.id,
+      frameIndex: patch.frameIndex,
+      source: this.source,
+      layer: {
+        clipId: this.clip.id,
+        frameIndex: patch.frameIndex,
+        source: this.source,
+        act,
+        trf,
+        provenance: { kind: 'manual', by: this.author, at },
+      },
+      revisions: [{ ...patchToRevision(patch), clipId: this.clip.id, source: this.source, author: this.author, at }],
+    };
+    this.queue.enqueue(write);
+    this.setState({ revision: this.state.revision + 1 });
+  }
+
+  private syncBusy(): void {
+    const k = this.ctx.frameIndex;
+    this.setState({ busy: this.tool.busy, canUndo: this.history.canUndo(k), canRedo: this.history.canRedo(k) });
+  }
+
+  private setState(patch: Partial<SessionState>): void {
+    const next = { ...this.state, ...patch };
+    if (patch.frameIndex !== undefined) {
+      next.canUndo = this.history.canUndo(next.frameIndex);
+      next.canRedo = this.history.canRedo(next.frameIndex);
+    }
+    if (patch.revision !== undefined) {
+      next.canUndo = this.history.canUndo(this.ctx.frameIndex);
+      next.canRedo = this.history.canRedo(this.ctx.frameIndex);
+    }
+    const changed = (Object.keys(next) as (keyof SessionState)[]).some((key) => next[key] !== this.state[key]);
+    if (!changed) return;
+    this.state = next;
+    for (const fn of this.stateListeners) fn(next);
+  }
+
+  private emitInvalidate(box: Box): void {
+    for (const fn of this.invalidateListeners) fn(box);
+  }
+
+  /** The whole frame, for callers that replaced every pixel. */
+  fullBox(): Box {
+    return FULL(this.ctx.map);
+  }
+}
+
+function toFrameEdits(w: PendingWrite<LayerInput, RevisionInput>): FrameEdits {
+  return { layer: w.layer, revisions: w.revisions };
+}
