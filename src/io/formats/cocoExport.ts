@@ -1,0 +1,140 @@
+/**
+ * COCO JSON with RLE segmentations, readable by pycocotools as is (COCO(), annToMask, COCOeval):
+ * one image per frame, categories 1 actionable and 2 transformed, one annotation per (frame, state)
+ * whose segmentation is `{size: [h, w], counts}` in pycocotools' compressed string form, with `area`
+ * and `bbox` exactly as maskUtils.area / maskUtils.toBbox give them, and `iscrowd: 0`.
+ * A state absent from an annotated frame has no annotation (COCO has no empty-mask annotations).
+ *
+ * Everything COCO has no field for rides in extension fields that pycocotools ignores, so a
+ * COCO round trip is lossless for one source:
+ *   top level  "spoc": { "format": "spoc-studio/coco", "version": 1, "source": "gt" }
+ *   "videos":  [{ id, name, width, height, fps, verb?, noun?, actionable?, transformed?, subset? }]
+ *   images:    video_id, video, frame (the frame name), frame_index, timestamp_sec,
+ *              phase?, ignored? {reason, note?, by?, at?}, reviewed?, and "annotated": false for a
+ *              frame the source has no mask for (without it, an image with no annotations is an
+ *              annotated frame with nothing in either state, as in plain COCO).
+ * Ids are assigned 1, 2, 3, ... in clip and frame order, so the same clips give the same bytes.
+ */
+import { rleArea, rleToBbox } from '../../masks/rleOps';
+import { checkClipAnnotations, frameLayer, sourceMasks, type ClipAnnotations, type LayerSource, type OutFile } from './model';
+
+export const COCO_FORMAT = 'spoc-studio/coco';
+export const COCO_VERSION = 1;
+export const COCO_ACTIONABLE_ID = 1;
+export const COCO_TRANSFORMED_ID = 2;
+export const COCO_CATEGORIES = [
+  { id: COCO_ACTIONABLE_ID, name: 'actionable', supercategory: 'object_state' },
+  { id: COCO_TRANSFORMED_ID, name: 'transformed', supercategory: 'object_state' },
+] as const;
+
+export interface CocoExportOptions {
+  /** Which layer to export (default gt). */
+  source?: LayerSource;
+  /** Extension in image file names "<video>/<frame>.<ext>" (default jpg). */
+  imageExtension?: string;
+  description?: string;
+}
+
+export interface CocoRleJson {
+  size: [number, number];
+  counts: string;
+}
+
+export interface CocoAnnotationJson {
+  id: number;
+  image_id: number;
+  category_id: number;
+  segmentation: CocoRleJson;
+  area: number;
+  bbox: [number, number, number, number];
+  iscrowd: 0;
+}
+
+/** The exported document; `JSON.stringify` it (or use exportCocoFile). */
+export interface CocoDatasetJson {
+  info: { description: string; version: string };
+  licenses: [];
+  spoc: { format: string; version: number; source: LayerSource };
+  videos: Record<string, unknown>[];
+  images: Record<string, unknown>[];
+  annotations: CocoAnnotationJson[];
+  categories: { id: number; name: string; supercategory: string }[];
+}
+
+export function exportCoco(clips: readonly ClipAnnotations[], options: CocoExportOptions = {}): CocoDatasetJson {
+  const source = options.source ?? 'gt';
+  const ext = options.imageExtension ?? 'jpg';
+  const ds: CocoDatasetJson = {
+    info: { description: options.description ?? 'SPOC Studio export', version: String(COCO_VERSION) },
+    licenses: [],
+    spoc: { format: COCO_FORMAT, version: COCO_VERSION, source },
+    videos: [],
+    images: [],
+    annotations: [],
+    categories: COCO_CATEGORIES.map((c) => ({ ...c })),
+  };
+  const names = new Set<string>();
+  clips.forEach((a, v) => {
+    checkClipAnnotations(a);
+    const { clip } = a;
+    if (names.has(clip.name)) throw new RangeError(`two clips are named "${clip.name}"; COCO image names "<video>/<frame>" would collide`);
+    names.add(clip.name);
+    const videoId = v + 1;
+    ds.videos.push({
+      id: videoId,
+      name: clip.name,
+      width: clip.width,
+      height: clip.height,
+      fps: clip.fps,
+      verb: clip.osc?.verb,
+      noun: clip.osc?.noun,
+      actionable: clip.osc?.actionable,
+      transformed: clip.osc?.transformed,
+      subset: clip.subset,
+    });
+    const masks = sourceMasks(a, source);
+    a.frames.forEach((f, k) => {
+      const imageId = ds.images.length + 1;
+      const mask = masks.get(k);
+      ds.images.push({
+        id: imageId,
+        file_name: `${clip.name}/${f.name}.${ext}`,
+        width: clip.width,
+        height: clip.height,
+        video_id: videoId,
+        video: clip.name,
+        frame: f.name,
+        frame_index: k,
+        timestamp_sec: f.timestampSec,
+        phase: f.phase,
+        ignored: f.ignored && { reason: f.ignored.reason, note: f.ignored.note, by: f.ignored.by, at: f.ignored.at },
+        reviewed: f.reviewed,
+        annotated: mask ? undefined : false,
+      });
+      if (!mask) return;
+      const layer = frameLayer(mask, clip);
+      for (const [categoryId, rle] of [
+        [COCO_ACTIONABLE_ID, layer.act],
+        [COCO_TRANSFORMED_ID, layer.trf],
+      ] as const) {
+        const area = rleArea(rle);
+        if (area === 0) continue;
+        ds.annotations.push({
+          id: ds.annotations.length + 1,
+          image_id: imageId,
+          category_id: categoryId,
+          segmentation: { size: [rle.size[0], rle.size[1]], counts: rle.counts },
+          area,
+          bbox: rleToBbox(rle),
+          iscrowd: 0,
+        });
+      }
+    });
+  });
+  return ds;
+}
+
+/** The dataset as one JSON file (compact: COCO files of whole projects are large). */
+export function exportCocoFile(clips: readonly ClipAnnotations[], options: CocoExportOptions = {}, path = 'annotations.json'): OutFile {
+  return { path, data: new TextEncoder().encode(JSON.stringify(exportCoco(clips, options))) };
+}

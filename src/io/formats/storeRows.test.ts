@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { encodeLayer } from '../../masks/layers';
+import type { Clip, Frame } from '../../store/types';
+import { exportCoco } from './cocoExport';
+import { annotationsFromStore, storeRowsFromAnnotations } from './storeRows';
+import { maskBytes, sampleClip, shapes } from './testdata/fixtures';
+
+const clipRow: Pick<Clip, 'name' | 'width' | 'height' | 'sampleFps' | 'osc' | 'subset'> = {
+  name: 'clip-1',
+  width: 24,
+  height: 16,
+  sampleFps: 1,
+  osc: { verb: 'peeling', noun: 'banana', actionable: 'unpeeled banana', transformed: 'peeled banana' },
+  subset: 'seen',
+};
+const frameRows: Frame[] = [
+  { clipId: 'c', index: 1, timestampSec: 1, ignored: { reason: 'mixed', by: 'rev', at: 5 } },
+  { clipId: 'c', index: 0, timestampSec: 0, phase: 'initial', reviewed: true },
+];
+const layerRows = [
+  { frameIndex: 0, source: 'gt' as const, ...encodeLayer(shapes(0)) },
+  { frameIndex: 1, source: 'pred:m' as const, ...encodeLayer(shapes(1)) },
+];
+
+describe('store rows <-> ClipAnnotations', () => {
+  it('maps rows to the model, naming frames frame0000... by default', () => {
+    const a = annotationsFromStore({ clip: clipRow, frames: frameRows, layers: layerRows });
+    expect(a.clip).toEqual({ name: 'clip-1', width: 24, height: 16, fps: 1, osc: clipRow.osc, subset: 'seen' });
+    expect(a.frames).toEqual([
+      { name: 'frame0000', timestampSec: 0, phase: 'initial', reviewed: true },
+      { name: 'frame0001', timestampSec: 1, ignored: { reason: 'mixed', by: 'rev', at: 5 } },
+    ]);
+    expect([...a.sources.keys()]).toEqual(['gt', 'pred:m']);
+    expect(maskBytes(a)[0]).toEqual(Array.from(shapes(0).data));
+    expect(exportCoco([a]).images.map((i) => i.file_name)).toEqual(['clip-1/frame0000.jpg', 'clip-1/frame0001.jpg']);
+  });
+
+  it('maps the model back to rows; rows -> model -> rows is the identity', () => {
+    const a = annotationsFromStore({ clip: clipRow, frames: frameRows, layers: layerRows, frameNames: ['a', 'b'] });
+    const rows = storeRowsFromAnnotations(a, 99);
+    expect(rows.clip).toEqual({ name: 'clip-1', width: 24, height: 16, sampleFps: 1, frameCount: 2, osc: clipRow.osc, subset: 'seen' });
+    expect(rows.frames).toEqual([...frameRows].sort((x, y) => x.index - y.index).map(({ clipId: _c, ...f }) => f));
+    expect(rows.frameNames).toEqual(['a', 'b']);
+    expect(rows.layers).toEqual(layerRows);
+  });
+
+  it('stamps ignores without a time, and encodes label-map masks', () => {
+    const rows = storeRowsFromAnnotations(sampleClip(), 1234);
+    expect(rows.frames[4].ignored).toEqual({ reason: 'not_visible', at: 1234 });
+    expect(rows.layers.map((l) => `${l.source}:${l.frameIndex}`)).toEqual(['gt:0', 'gt:1', 'gt:3', 'gt:4', 'pred:model-a:0']);
+    expect(rows.layers[0].act).toEqual(encodeLayer(shapes(0)).act);
+  });
+
+  it('refuses gaps in frame indices and invalid stored RLE', () => {
+    expect(() => annotationsFromStore({ clip: clipRow, frames: [frameRows[0]], layers: [] })).toThrow('frame indices must be 0..0; found 1 at position 0');
+    const bad = [{ ...layerRows[0], act: { size: [16, 24] as [number, number], counts: '!!' } }];
+    expect(() => annotationsFromStore({ clip: clipRow, frames: frameRows, layers: bad })).toThrow('invalid character');
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Store rows <-> ClipAnnotations, so the app (bundle export, "export clip as ...", import commit)
+ * and the CLI share one mapping. Pure: it takes rows the caller read and returns rows to write.
+ *
+ * The store keeps no frame names (frames come from videos as often as from files), so exports name
+ * frames frame0000, frame0001, ... unless the caller passes the names it has. Layer provenance,
+ * revisions and reviews are not annotations and stay with the project bundle.
+ */
+import { parseLayer } from '../../masks/layers';
+import type { Clip, Frame, Layer, Rle } from '../../store/types';
+import { defaultFrameName, frameLayer, type ClipAnnotations, type FrameMeta, type LayerSource, type SourceMasks } from './model';
+
+export interface StoreClipRows {
+  clip: Pick<Clip, 'name' | 'width' | 'height' | 'sampleFps' | 'osc' | 'subset'>;
+  /** Frame rows of the clip, any order; indices must be 0..n-1. */
+  frames: readonly Frame[];
+  layers: readonly Pick<Layer, 'frameIndex' | 'source' | 'act' | 'trf'>[];
+  /** Names for the frames by index (file stems); default frame0000, frame0001, ... */
+  frameNames?: readonly string[];
+}
+
+/** Store rows to the model; the layers' RLEs are validated (parseLayer) on the way. */
+export function annotationsFromStore(rows: StoreClipRows): ClipAnnotations {
+  const frames = [...rows.frames].sort((a, b) => a.index - b.index);
+  frames.forEach((f, k) => {
+    if (f.index !== k) throw new RangeError(`clip "${rows.clip.name}": frame indices must be 0..${frames.length - 1}; found ${f.index} at position ${k}`);
+  });
+  const sources = new Map<LayerSource, SourceMasks>();
+  for (const l of rows.layers) {
+    let masks = sources.get(l.source);
+    if (!masks) sources.set(l.source, (masks = new Map()));
+    masks.set(l.frameIndex, parseLayer({ act: l.act, trf: l.trf }));
+  }
+  const { clip } = rows;
+  return {
+    clip: { name: clip.name, width: clip.width, height: clip.height, fps: clip.sampleFps, osc: { ...clip.osc }, subset: clip.subset },
+    frames: frames.map((f, k): FrameMeta => {
+      const meta: FrameMeta = { name: rows.frameNames?.[k] ?? defaultFrameName(k), timestampSec: f.timestampSec };
+      if (f.phase !== undefined) meta.phase = f.phase;
+      if (f.ignored !== undefined) meta.ignored = { ...f.ignored };
+      if (f.reviewed !== undefined) meta.reviewed = f.reviewed;
+      return meta;
+    }),
+    sources,
+  };
+}
+
+export interface StoreRowsOut {
+  /** Clip fields the model knows; `osc` / `subset` are absent when the format did not carry them. */
+  clip: Pick<Clip, 'name' | 'width' | 'height' | 'sampleFps' | 'frameCount'> & Partial<Pick<Clip, 'osc' | 'subset'>>;
+  frames: Omit<Frame, 'clipId'>[];
+  /** Frame names by index, for callers that keep them (file names in bundles, source records). */
+  frameNames: string[];
+  layers: { frameIndex: number; source: LayerSource; act: Rle; trf: Rle }[];
+}
+
+/** The model to store rows; `now` stamps ignores that carry no time (foreign files rarely do). */
+export function storeRowsFromAnnotations(a: ClipAnnotations, now: number): StoreRowsOut {
+  const { clip } = a;
+  const out: StoreRowsOut = {
+    clip: { name: clip.name, width: clip.width, height: clip.height, sampleFps: clip.fps, frameCount: a.frames.length },
+    frames: a.frames.map((f, index) => {
+      const row: Omit<Frame, 'clipId'> = { index, timestampSec: f.timestampSec };
+      if (f.phase !== undefined) row.phase = f.phase;
+      if (f.ignored !== undefined) row.ignored = { ...f.ignored, at: f.ignored.at ?? now };
+      if (f.reviewed !== undefined) row.reviewed = f.reviewed;
+      return row;
+    }),
+    frameNames: a.frames.map((f) => f.name),
+    layers: [],
+  };
+  if (clip.osc) out.clip.osc = { ...clip.osc };
+  if (clip.subset) out.clip.subset = clip.subset;
+  for (const [source, masks] of a.sources) {
+    for (const [frameIndex, mask] of [...masks].sort((x, y) => x[0] - y[0])) {
+      const { act, trf } = frameLayer(mask, clip);
+      out.layers.push({ frameIndex, source, act, trf });
+    }
+  }
+  return out;
+}

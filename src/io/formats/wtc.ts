@@ -1,0 +1,232 @@
+/**
+ * WhereToChange layout, export and import, one clip per video:
+ *   <verb>_<noun>/JPEGImages_1fps/<video>/<frame>.jpg   frame images (supplied by the caller)
+ *   <verb>_<noun>/gt/masks/<video>/<frame>.png          indexed PNG, SPOC release palette (0..5)
+ *   <verb>_<noun>/meta/<video>.json                     our metadata file (wtcMeta.ts)
+ *
+ * Masks are written as painted (0 background, 1 actionable, 2 transformed), also on ignored frames:
+ * ignores, phases, timestamps and the OSC texts live in the metadata file, so nothing is lost and
+ * the PNGs stay what SPOC's evaluation reads. The layout has one mask tree, so one export carries
+ * one source (the metadata says which); export predictions to a separate root.
+ *
+ * Import reads the release layout too (no metadata file): verb and noun from the folder name, the
+ * descriptions and subset from the taxonomy, 1 fps, timestamps k / fps. Release labels 3
+ * (background) become 0; 4 (ambiguous) and 5 (ignore) become 0 and are counted in a warning; a
+ * mask that is entirely 5 marks its frame ignored (reason "other") unless the metadata says otherwise.
+ * Grouping and the frame/mask pairing are wtcLayout.ts's (shared with the app's WhereToChange import).
+ */
+import { labelHistogram } from '../../masks/geometry';
+import { LABEL } from '../../masks/labelMap';
+import { remapLabels } from '../../masks/remap';
+import { describeOsc, parseOscName, subsetOf } from '../../taxonomy/osc';
+import { isJunkPath, naturalCompare, stem, type VirtualFile } from '../files/virtualFile';
+import { ImportError } from '../importError';
+import { decodeIndexedPng, encodeIndexedPng, VOC_PALETTE } from '../indexedPng';
+import { WTC_FRAMES_DIR, groupWtcVideos, type WtcVideo } from '../wtc/wtcLayout';
+import { fileBytes, frameImageFile, sizeFromHeaders } from './folderFiles';
+import {
+  checkClipAnnotations,
+  frameLabelMap,
+  pathSegmentProblem,
+  sourceMasks,
+  type ClipAnnotations,
+  type FrameImage,
+  type FrameMeta,
+  type ImportResult,
+  type LayerSource,
+  type Osc,
+  type OutFile,
+  type SourceMasks,
+} from './model';
+import { parseWtcMeta, wtcMetaJson, type WtcMeta } from './wtcMeta';
+
+export const WTC_MASKS_DIR = 'gt/masks';
+export const WTC_META_DIR = 'meta';
+/** WhereToChange samples at 1 fps; used when no metadata file says otherwise. */
+export const WTC_DEFAULT_FPS = 1;
+/** The release palette: indices 0..5 with the VOC colours (indexedPngPalette.ts). */
+const RELEASE_PALETTE = VOC_PALETTE.slice(0, 6);
+const RELEASE_VALUES = new Set([0, 1, 2, 3, 4, 5]);
+
+/** "<verb>_<noun>" with spaces in the noun as underscores (parseOscName reverses it). */
+export function wtcOscFolder(osc: Pick<Osc, 'verb' | 'noun'>): string {
+  const verb = osc.verb.trim();
+  const noun = osc.noun.trim().replace(/\s+/g, '_');
+  if (!verb || /[\s_]/.test(verb)) throw new RangeError(`verb "${osc.verb}" must be one word to name a WhereToChange folder`);
+  if (!noun) throw new RangeError('the noun is empty; a WhereToChange folder is named <verb>_<noun>');
+  const folder = `${verb}_${noun}`;
+  const problem = pathSegmentProblem(folder);
+  if (problem) throw new RangeError(`the folder name "${folder}" ${problem}`);
+  return folder;
+}
+
+export interface WtcExportOptions {
+  /** Which layer becomes the mask tree (default gt). */
+  source?: LayerSource;
+  /** Frame images by frame index; frames without one get no image file. */
+  frameImages?: readonly (FrameImage | undefined)[];
+  /** Verb and noun for a clip that has none (imported from DAVIS or VISOR); the clip's own win. */
+  osc?: Pick<Osc, 'verb' | 'noun'>;
+}
+
+/** One clip as WhereToChange files. Needs the clip's OSC (it names the top folder). */
+export function exportWtc(a: ClipAnnotations, options: WtcExportOptions = {}): OutFile[] {
+  checkClipAnnotations(a);
+  const source = options.source ?? 'gt';
+  if (!a.clip.osc && options.osc) a = { ...a, clip: { ...a.clip, osc: describeOsc(options.osc.verb, options.osc.noun) } };
+  if (!a.clip.osc) throw new RangeError(`clip "${a.clip.name}" has no verb and noun, which name the WhereToChange folder (pass the osc option)`);
+  const root = wtcOscFolder(a.clip.osc);
+  const video = a.clip.name;
+  const out: OutFile[] = [];
+  a.frames.forEach((f, k) => {
+    const image = options.frameImages?.[k];
+    if (image) out.push(frameImageFile(`${root}/${WTC_FRAMES_DIR}/${video}`, f.name, image));
+  });
+  const masks = sourceMasks(a, source);
+  a.frames.forEach((f, k) => {
+    const mask = masks.get(k);
+    if (mask) {
+      const map = frameLabelMap(mask, a.clip);
+      out.push({ path: `${root}/${WTC_MASKS_DIR}/${video}/${f.name}.png`, data: encodeIndexedPng(map, RELEASE_PALETTE) });
+    }
+  });
+  out.push({ path: `${root}/${WTC_META_DIR}/${video}.json`, data: new TextEncoder().encode(wtcMetaJson(a, source)) });
+  return out;
+}
+
+export interface WtcImportOptions {
+  /** The layer the masks become; default: what the metadata says, else gt. */
+  source?: LayerSource;
+}
+
+/** Reads WhereToChange videos (frames, masks, metadata) from a picked folder or zip. */
+export async function importWtc(files: readonly VirtualFile[], sourceName: string, options: WtcImportOptions = {}): Promise<ImportResult<VirtualFile>> {
+  const warnings: string[] = [];
+  const videos = groupWtcVideos([...files], sourceName);
+  const metas = metaFiles(files);
+  const result: ImportResult<VirtualFile> = { clips: [], warnings };
+  for (const video of videos) {
+    const key = `${video.osc}/${video.video}`;
+    const metaFile = metas.get(key);
+    metas.delete(key);
+    const meta = metaFile ? parseWtcMeta(await fileBytes(metaFile), metaFile.path, video.video, warnings) : null;
+    result.clips.push(await importVideo(video, meta, metaFile?.path, options, warnings));
+  }
+  for (const orphan of metas.values()) warnings.push(`${orphan.path}: describes a video with no frames in ${WTC_FRAMES_DIR}/ (ignored)`);
+  return result;
+}
+
+/** `<osc>/meta/<video>.json` files by "<osc>/<video>". */
+function metaFiles(files: readonly VirtualFile[]): Map<string, VirtualFile> {
+  const out = new Map<string, VirtualFile>();
+  for (const f of files) {
+    if (isJunkPath(f.path)) continue;
+    const s = f.path.split('/');
+    const i = s.length - 2;
+    if (i < 1 || s[i] !== WTC_META_DIR || !s[i + 1].toLowerCase().endsWith('.json')) continue;
+    const key = `${s[i - 1]}/${stem(s[i + 1])}`;
+    const other = out.get(key);
+    if (other) throw new ImportError(f.path, `duplicates the metadata file ${other.path}`);
+    out.set(key, f);
+  }
+  return out;
+}
+
+async function importVideo(
+  video: WtcVideo,
+  meta: WtcMeta | null,
+  metaPath: string | undefined,
+  options: WtcImportOptions,
+  warnings: string[],
+): Promise<ImportResult<VirtualFile>['clips'][number]> {
+  const where = `${video.osc}/${WTC_FRAMES_DIR}/${video.video}`;
+  const videoProblem = pathSegmentProblem(video.video);
+  if (videoProblem) throw new ImportError(where, `the video name ${videoProblem}`);
+  const osc = oscOf(video, meta, metaPath, warnings);
+  const fps = meta?.fps ?? WTC_DEFAULT_FPS;
+
+  // Frames in metadata order when there is metadata (it is the clip order), else natural order.
+  const images = new Map(video.frames.map((f) => [stem(f.path).toLowerCase(), f]));
+  const frames: FrameMeta[] = [];
+  const frameFiles: VirtualFile[] = [];
+  for (const [k, f] of (meta?.frames ?? []).entries()) {
+    const image = images.get(f.name.toLowerCase());
+    if (!image) throw new ImportError(metaPath!, `frames[${k}].name "${f.name}" has no image in ${where}/`);
+    images.delete(f.name.toLowerCase());
+    frames.push(f);
+    frameFiles.push(image);
+  }
+  const rest = [...images.values()].sort((a, b) => naturalCompare(a.path, b.path));
+  if (meta && rest.length > 0) warnings.push(`${metaPath}: does not list ${rest.length} frame(s) of ${where}/ (e.g. ${stem(rest[0].path)}); they were added with timestamps k / fps`);
+  for (const image of rest) {
+    frames.push({ name: stem(image.path), timestampSec: frames.length / fps });
+    frameFiles.push(image);
+  }
+  for (const f of frames) {
+    const problem = pathSegmentProblem(f.name);
+    if (problem) throw new ImportError(`${where}/${f.name}`, `the frame name ${problem}`);
+  }
+
+  const size =
+    meta?.width !== undefined && meta.height !== undefined
+      ? { width: meta.width, height: meta.height }
+      : await sizeFromHeaders([...frameFiles, ...video.masks.values()]);
+  if (!size) throw new ImportError(where, 'has no readable frame or mask image to take the frame size from');
+
+  const masks: SourceMasks = new Map();
+  let excluded = 0;
+  for (let k = 0; k < frames.length; k++) {
+    const file = video.masks.get(frames[k].name.toLowerCase());
+    if (!file) continue;
+    const raw = decodeIndexedPng(await fileBytes(file), {
+      fileName: file.path,
+      expectedWidth: size.width,
+      expectedHeight: size.height,
+      allowedValues: RELEASE_VALUES,
+    });
+    const hist = labelHistogram(raw);
+    if (hist[LABEL.ignore] === raw.data.length) {
+      // The release's way to say "ignored"; the metadata's reason wins when it has one.
+      if (!frames[k].ignored) frames[k] = { ...frames[k], ignored: { reason: 'other', note: 'mask is entirely "ignore" (5)' } };
+      continue;
+    }
+    excluded += hist[LABEL.ambiguous] + hist[LABEL.ignore];
+    const needsRemap = hist[LABEL.releaseBackground] + hist[LABEL.ambiguous] + hist[LABEL.ignore] > 0;
+    masks.set(k, needsRemap ? remapLabels(raw, { 3: 0, 4: 0, 5: 0 }) : raw);
+  }
+  if (excluded > 0) {
+    warnings.push(`${video.osc}/${WTC_MASKS_DIR}/${video.video}: ${excluded} pixels labelled ambiguous (4) or ignore (5) were read as background`);
+  }
+
+  const source = options.source ?? meta?.source ?? 'gt';
+  const subset = meta ? meta.subset : subsetOf(osc.verb, osc.noun);
+  const annotations: ClipAnnotations = {
+    clip: { name: video.video, width: size.width, height: size.height, fps, osc, ...(subset ? { subset } : {}) },
+    frames,
+    sources: new Map([[source, masks]]),
+  };
+  return { annotations, frameFiles };
+}
+
+/** Verb, noun and descriptions: the metadata wins; the folder name and the taxonomy fill the gaps. */
+function oscOf(video: WtcVideo, meta: WtcMeta | null, metaPath: string | undefined, warnings: string[]): Osc {
+  if (meta) {
+    const described = describeOsc(meta.verb, meta.noun);
+    let folder: string | null = null;
+    try {
+      folder = wtcOscFolder(meta);
+    } catch {
+      // A verb or noun that cannot name a folder was still read fine from the metadata.
+    }
+    if (folder !== video.osc) warnings.push(`${metaPath}: verb "${meta.verb}" and noun "${meta.noun}" do not match the folder name "${video.osc}"; the metadata was used`);
+    return {
+      verb: meta.verb,
+      noun: meta.noun,
+      actionable: meta.actionable ?? described.actionable,
+      transformed: meta.transformed ?? described.transformed,
+    };
+  }
+  const parsed = parseOscName(video.osc);
+  if (!parsed) throw new ImportError(video.osc, 'is not a "<verb>_<noun>" folder name (e.g. chopping_avocado)');
+  return describeOsc(parsed.verb, parsed.noun);
+}
