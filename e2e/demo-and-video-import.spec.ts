@@ -70,7 +70,7 @@ test('a generated video imports frame-accurately at 1 fps and survives a reload'
   await expect(page.getByTestId('frame-indicator')).toHaveText('frame 1 / 20');
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('frame-indicator')).toHaveText('frame 2 / 20');
-  await expect(page.getByTestId('frame-canvas')).toHaveAttribute('data-frame', '1');
+  await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-frame', '1');
 });
 
 /** readBarcode looks at the top-left corner of a whole frame; place the crop back where it came from. */

@@ -17,6 +17,11 @@ function context(state: Partial<EditorState> = {}): ActionContext & { commands: 
     toggleIgnoreFrame: vi.fn(),
     clearFrame: vi.fn(),
     showShortcuts: vi.fn(),
+    toggleOnion: vi.fn(),
+    toggleOutline: vi.fn(),
+    fitView: vi.fn(),
+    actualSize: vi.fn(),
+    openPalette: vi.fn(),
   };
   return {
     commands,

@@ -27,6 +27,13 @@ export interface EditorCommands {
   toggleIgnoreFrame(): void;
   clearFrame(): void;
   showShortcuts(): void;
+  /** Onion skin: the previous frame's outlines over this one. */
+  toggleOnion(): void;
+  /** Filled masks or outlines only. */
+  toggleOutline(): void;
+  fitView(): void;
+  actualSize(): void;
+  openPalette(): void;
 }
 
 /** The editor state actions look at (a small read-only snapshot, never pixels). */
@@ -204,6 +211,46 @@ export const ACTIONS: readonly Action[] = [
     shortcuts: ['h'],
     enabled: always,
     run: ({ commands }) => commands.toggleMasks(),
+  },
+  {
+    id: 'view.onion',
+    label: 'Onion skin (previous frame outlines)',
+    group: 'view',
+    shortcuts: ['o'],
+    enabled: ({ state }) => state.frameIndex > 0,
+    run: ({ commands }) => commands.toggleOnion(),
+  },
+  {
+    id: 'view.outline',
+    label: 'Outline-only masks',
+    group: 'view',
+    shortcuts: ['shift+o'],
+    enabled: always,
+    run: ({ commands }) => commands.toggleOutline(),
+  },
+  {
+    id: 'view.fit',
+    label: 'Fit frame to view',
+    group: 'view',
+    shortcuts: ['shift+1'],
+    enabled: always,
+    run: ({ commands }) => commands.fitView(),
+  },
+  {
+    id: 'view.actualSize',
+    label: 'Actual pixels (1:1)',
+    group: 'view',
+    shortcuts: ['shift+2'],
+    enabled: always,
+    run: ({ commands }) => commands.actualSize(),
+  },
+  {
+    id: 'view.palette',
+    label: 'Command palette',
+    group: 'view',
+    shortcuts: ['ctrl+k'],
+    enabled: always,
+    run: ({ commands }) => commands.openPalette(),
   },
   {
     id: 'view.shortcuts',

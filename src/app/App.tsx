@@ -1,12 +1,17 @@
 import { Suspense } from 'react';
-import { useRoute } from './router';
+import { useRoute, type Route } from './router';
 import { Notices } from './Notices';
 import { StorageMeter } from './StorageMeter';
 import { UserName } from './UserName';
 import { ProjectsPage } from './dashboard/ProjectsPage';
 import { ProjectPage } from './dashboard/ProjectPage';
-import { ClipPage } from './clip/ClipPage';
+import { AnnotatorPage } from '../annotator/ui/AnnotatorPage';
 import { ErrorBoundary } from './ErrorBoundary';
+
+/** One boundary per view, not per frame: moving between frames must not remount the editor. */
+function viewKey(route: Route): string {
+  return route.name === 'clip' ? `clip:${route.clipId}` : route.name === 'project' ? `project:${route.projectId}` : 'projects';
+}
 
 export function App() {
   const route = useRoute();
@@ -23,11 +28,11 @@ export function App() {
         <StorageMeter />
       </header>
       <main className="flex-1">
-        <ErrorBoundary key={JSON.stringify(route)}>
+        <ErrorBoundary key={viewKey(route)}>
           <Suspense fallback={<p className="p-6 text-zinc-500">Opening the project store…</p>}>
             {route.name === 'projects' && <ProjectsPage />}
             {route.name === 'project' && <ProjectPage projectId={route.projectId} />}
-            {route.name === 'clip' && <ClipPage clipId={route.clipId} frame={route.frame} />}
+            {route.name === 'clip' && <AnnotatorPage clipId={route.clipId} frame={route.frame} />}
           </Suspense>
         </ErrorBoundary>
       </main>

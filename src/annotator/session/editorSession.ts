@@ -45,6 +45,8 @@ interface MutableToolContext extends ToolContext {
   hitRadius: number;
 }
 
+const RECENT_MAPS = 8;
+
 const FULL = (map: LabelMap): Box => ({ x: 0, y: 0, w: map.width, h: map.height });
 
 export class EditorSession {
@@ -54,11 +56,16 @@ export class EditorSession {
   private readonly author: string;
   private readonly history = new History();
   private readonly historyLoaded = new Set<number>();
+  private readonly recentMaps = new Map<number, LabelMap>();
   private readonly queue: PersistQueue<LayerInput, RevisionInput>;
   private readonly ctx: MutableToolContext;
   private tool: Tool;
   private state: SessionState;
   private loadToken = 0;
+  /** The frame switch in progress: edits asked for meanwhile wait for it, so they land on the frame shown next. */
+  private loading: Promise<void> = Promise.resolve();
+  /** Frame being loaded, or -1. */
+  private loadingIndex = -1;
   private readonly invalidateListeners = new Set<Listener<Box>>();
   private readonly frameListeners = new Set<Listener<LabelMap>>();
   private readonly stateListeners = new Set<Listener<SessionState>>();
@@ -69,6 +76,10 @@ export class EditorSession {
     this.author = author;
     this.queue = new PersistQueue<LayerInput, RevisionInput>({
       write: (batch) => saveFrameEdits(db, batch.map(toFrameEdits)),
+      // Write almost at once after a gesture (a short pause only merges bursts such as repeated
+      // undo), so a closed tab loses as little as possible; never later than a second.
+      delayMs: 40,
+      maxDelayMs: 1000,
     });
     this.ctx = {
       map: createLabelMap(clip.width, clip.height),
@@ -141,10 +152,22 @@ export class EditorSession {
   // ---- frames ----------------------------------------------------------------------------------
 
   /** Loads frame k's stored masks (and its history, once per session); a gesture in progress is finished first. */
-  async goToFrame(k: number): Promise<void> {
+  goToFrame(k: number): Promise<void> {
     const index = Math.min(Math.max(0, Math.trunc(k)), this.clip.frameCount - 1);
-    if (index === this.ctx.frameIndex) return;
+    if (index === this.loadingIndex) return this.loading; // already on its way (command, then URL)
+    if (index === this.ctx.frameIndex && this.loadingIndex === -1) return this.loading;
     this.tool.finish();
+    // Say at once which frame is coming, so keys pressed during the load (undo right after a
+    // frame switch) are judged against the frame they will act on.
+    this.setState({ frameIndex: index });
+    this.loadingIndex = index;
+    this.loading = this.switchTo(index).finally(() => {
+      if (this.loadingIndex === index) this.loadingIndex = -1;
+    });
+    return this.loading;
+  }
+
+  private async switchTo(index: number): Promise<void> {
     const token = ++this.loadToken;
     const map = await this.loadMap(index);
     if (!this.historyLoaded.has(index)) {
@@ -156,18 +179,33 @@ export class EditorSession {
       }
     }
     if (token !== this.loadToken) return; // a later switch won
+    this.remember(index, map);
     this.ctx.map = map;
     this.ctx.frameIndex = index;
     this.setState({ frameIndex: index });
     for (const fn of this.frameListeners) fn(map);
   }
 
-  /** The stored masks of any frame (unsaved edits of the current frame live in `map`). */
+  /**
+   * The masks of any frame as this tab knows them. Recently shown frames come from memory (this tab
+   * holds the clip's edit lock, so its maps are the truth); others from the store, after pending
+   * writes have landed, so a frame left a moment ago never comes back without its last stroke.
+   */
   async loadMap(index: number): Promise<LabelMap> {
     if (index === this.ctx.frameIndex) return this.ctx.map;
+    const cached = this.recentMaps.get(index);
+    if (cached) return cached;
+    if (this.queue.status.pending > 0) await this.queue.flush();
     const layer = await getLayer(this.db, this.clip.id, this.source, index);
     if (!layer) return createLabelMap(this.clip.width, this.clip.height);
     return decodeLayer(parseLayer(layer), { width: this.clip.width, height: this.clip.height });
+  }
+
+  /** Keeps the maps of the last few frames shown (a 1080p map is 2 MB). */
+  private remember(index: number, map: LabelMap): void {
+    this.recentMaps.delete(index);
+    this.recentMaps.set(index, map);
+    while (this.recentMaps.size > RECENT_MAPS) this.recentMaps.delete(this.recentMaps.keys().next().value!);
   }
 
   // ---- tools and settings ------------------------------------------------------------------
@@ -232,19 +270,27 @@ export class EditorSession {
 
   // ---- edits -----------------------------------------------------------------------------------
 
-  undo(): void {
-    if (this.state.readOnly || this.tool.busy) return;
-    const patch = this.history.undo(this.ctx.frameIndex, this.ctx.map);
-    if (patch) this.applied(patch);
+  undo(): Promise<void> {
+    return this.afterLoad(() => {
+      if (this.state.readOnly || this.tool.busy) return;
+      const patch = this.history.undo(this.ctx.frameIndex, this.ctx.map);
+      if (patch) this.applied(patch);
+    });
   }
 
-  redo(): void {
-    if (this.state.readOnly || this.tool.busy) return;
-    const patch = this.history.redo(this.ctx.frameIndex, this.ctx.map);
-    if (patch) this.applied(patch);
+  redo(): Promise<void> {
+    return this.afterLoad(() => {
+      if (this.state.readOnly || this.tool.busy) return;
+      const patch = this.history.redo(this.ctx.frameIndex, this.ctx.map);
+      if (patch) this.applied(patch);
+    });
   }
 
-  clearFrame(): void {
+  clearFrame(): Promise<void> {
+    return this.afterLoad(() => this.clearNow());
+  }
+
+  private clearNow(): void {
     if (this.state.readOnly) return;
     this.tool.finish();
     const patch = clearFrame(this.ctx.map, this.ctx.frameIndex);
@@ -256,6 +302,7 @@ export class EditorSession {
 
   /** Replaces this frame's masks with the previous frame's stored masks: one undoable step. */
   async copyPreviousFrame(): Promise<void> {
+    await this.afterLoad(() => undefined);
     const k = this.ctx.frameIndex;
     if (this.state.readOnly || k <= 0) return;
     this.tool.finish();
@@ -283,6 +330,16 @@ export class EditorSession {
   }
 
   // ---- internals -------------------------------------------------------------------------------
+
+  /** Runs `fn` once no frame switch is pending (a switch started meanwhile is waited for too). */
+  private async afterLoad(fn: () => void): Promise<void> {
+    let current: Promise<void>;
+    do {
+      current = this.loading;
+      await current.catch(() => undefined);
+    } while (current !== this.loading);
+    fn();
+  }
 
   private commit(patch: Patch): void {
     this.history.commit(patch);

@@ -1,0 +1,207 @@
+/**
+ * The editor's canvas, imperative Konva (as InvokeAI's canvas manager): one image node for the
+ * frame, one canvas-backed image node for the masks updated over dirty rectangles only, one for
+ * the previous frame's outlines (onion skin), and a small layer for tool previews. Never one Konva
+ * node per region. Zoom and pan move the layers; pixels stay in image space, drawn nearest-neighbour.
+ */
+import Konva from 'konva';
+import type { Box, LabelMap } from '../../masks/labelMap';
+import { boxUnion } from '../../masks/geometry';
+import type { ToolPreview } from '../tools/types';
+import { maskBoxPixels, outlinePixels, type MaskStyle } from './maskPixels';
+import { fitTransform, toImage, zoomAround, type ViewTransform } from './viewTransform';
+
+export interface ViewOptions {
+  opacity: number;
+  style: MaskStyle;
+  masksVisible: boolean;
+  onion: boolean;
+}
+
+export class CanvasView {
+  readonly stage: Konva.Stage;
+  private readonly imageLayer = new Konva.Layer({ listening: false });
+  private readonly maskLayer = new Konva.Layer({ listening: false });
+  private readonly previewLayer = new Konva.Layer({ listening: false });
+  private readonly imageNode = new Konva.Image({ image: undefined, x: 0, y: 0 });
+  private readonly onionNode = new Konva.Image({ image: undefined, x: 0, y: 0, opacity: 0.7 });
+  private readonly maskNode: Konva.Image;
+  private readonly maskCanvas: HTMLCanvasElement;
+  private readonly maskCtx: CanvasRenderingContext2D;
+  private readonly onionCanvas: HTMLCanvasElement;
+  private readonly preview = new Konva.Group();
+  private map: LabelMap | null = null;
+  private dirty: Box | null = null;
+  private frameRequest = 0;
+  private transform: ViewTransform = { scale: 1, x: 0, y: 0 };
+  private options: ViewOptions = { opacity: 0.5, style: 'fill', masksVisible: true, onion: false };
+  private readonly width: number;
+  private readonly height: number;
+  /** Called after every repaint of the mask layer with the time it took (for the benchmark). */
+  onPaint: ((ms: number) => void) | null = null;
+
+  constructor(container: HTMLDivElement, width: number, height: number) {
+    this.width = width;
+    this.height = height;
+    this.stage = new Konva.Stage({ container, width: container.clientWidth || 800, height: container.clientHeight || 600 });
+    this.maskCanvas = document.createElement('canvas');
+    this.maskCanvas.width = width;
+    this.maskCanvas.height = height;
+    this.maskCtx = this.maskCanvas.getContext('2d', { willReadFrequently: false })!;
+    this.onionCanvas = document.createElement('canvas');
+    this.onionCanvas.width = width;
+    this.onionCanvas.height = height;
+    this.maskNode = new Konva.Image({ image: this.maskCanvas, x: 0, y: 0, opacity: this.options.opacity });
+    this.onionNode.image(this.onionCanvas);
+    this.onionNode.visible(false);
+    this.imageLayer.add(this.imageNode);
+    this.maskLayer.add(this.onionNode, this.maskNode);
+    this.previewLayer.add(this.preview);
+    // Mask pixels are labels: never blur them, whatever the zoom.
+    this.maskLayer.imageSmoothingEnabled(false);
+    this.stage.add(this.imageLayer, this.maskLayer, this.previewLayer);
+    this.fit();
+  }
+
+  get view(): ViewTransform {
+    return this.transform;
+  }
+
+  /** Shows a frame: its picture (null while decoding) and its masks. */
+  setFrame(image: CanvasImageSource | null, map: LabelMap, previous: LabelMap | null): void {
+    this.imageNode.image(image ?? undefined);
+    this.map = map;
+    this.dirty = null;
+    this.repaint({ x: 0, y: 0, w: map.width, h: map.height });
+    this.setOnionMap(previous);
+    this.imageLayer.batchDraw();
+  }
+
+  setImage(image: CanvasImageSource | null): void {
+    this.imageNode.image(image ?? undefined);
+    this.imageLayer.batchDraw();
+  }
+
+  setOnionMap(previous: LabelMap | null): void {
+    const ctx = this.onionCanvas.getContext('2d')!;
+    ctx.clearRect(0, 0, this.width, this.height);
+    if (previous) {
+      const img = ctx.createImageData(this.width, this.height);
+      outlinePixels(previous, img.data);
+      ctx.putImageData(img, 0, 0);
+    }
+    this.onionNode.visible(this.options.onion && previous !== null);
+    this.maskLayer.batchDraw();
+  }
+
+  setOptions(next: Partial<ViewOptions>): void {
+    const styleChanged = next.style !== undefined && next.style !== this.options.style;
+    this.options = { ...this.options, ...next };
+    this.maskNode.opacity(this.options.opacity);
+    this.maskNode.visible(this.options.masksVisible);
+    this.onionNode.visible(this.options.onion && this.options.masksVisible);
+    if (styleChanged && this.map) this.repaint({ x: 0, y: 0, w: this.map.width, h: this.map.height });
+    this.maskLayer.batchDraw();
+  }
+
+  /** Pixels of `box` changed in the map: repaint that rectangle on the next animation frame. */
+  invalidate(box: Box): void {
+    if (box.w <= 0 || box.h <= 0) return;
+    // Outlines depend on neighbours: grow the box by one pixel.
+    const grown = this.options.style === 'outline' ? { x: box.x - 1, y: box.y - 1, w: box.w + 2, h: box.h + 2 } : box;
+    this.dirty = this.dirty ? boxUnion(this.dirty, grown) : grown;
+    if (!this.frameRequest) this.frameRequest = requestAnimationFrame(() => this.flushDirty());
+  }
+
+  /** Repaints pending dirty pixels now (tests and the benchmark call this to measure synchronously). */
+  flushDirty(): void {
+    this.frameRequest = 0;
+    const box = this.dirty;
+    this.dirty = null;
+    if (box) this.repaint(box);
+  }
+
+  setPreview(preview: ToolPreview | null, activeClass: number): void {
+    this.preview.destroyChildren();
+    if (preview) {
+      const s = this.transform.scale;
+      const stroke = preview.kind === 'brush' && preview.erase ? '#e5e7eb' : activeClass === 2 ? '#22c55e' : activeClass === 1 ? '#ef4444' : '#e5e7eb';
+      if (preview.kind === 'brush') {
+        this.preview.add(new Konva.Circle({ x: preview.x, y: preview.y, radius: preview.radius, stroke, strokeWidth: 1.5 / s, dash: preview.erase ? [4 / s, 3 / s] : undefined }));
+      } else if (preview.kind === 'path' && preview.points.length > 0) {
+        const pts = preview.points.flatMap((p) => [p.x, p.y]);
+        if (preview.hover && !preview.closed) pts.push(preview.hover.x, preview.hover.y);
+        this.preview.add(new Konva.Line({ points: pts, closed: preview.closed, stroke: preview.subtract ? '#e5e7eb' : stroke, strokeWidth: 1.5 / s, dash: preview.subtract ? [4 / s, 3 / s] : undefined }));
+        const first = preview.points[0];
+        this.preview.add(new Konva.Circle({ x: first.x, y: first.y, radius: (preview.willClose ? 6 : 3.5) / s, fill: preview.willClose ? '#facc15' : stroke }));
+      }
+    }
+    this.previewLayer.batchDraw();
+  }
+
+  // ---- zoom and pan -------------------------------------------------------------------------
+
+  fit(): void {
+    this.apply(fitTransform(this.width, this.height, this.stage.width(), this.stage.height()));
+  }
+
+  /** 1:1 pixels, centred on the view. */
+  actualSize(): void {
+    const c = { x: this.stage.width() / 2, y: this.stage.height() / 2 };
+    const p = toImage(this.transform, c.x, c.y);
+    this.apply({ scale: 1, x: c.x - p.x, y: c.y - p.y });
+  }
+
+  zoomAt(factor: number, sx: number, sy: number): void {
+    this.apply(zoomAround(this.transform, factor, sx, sy));
+  }
+
+  panBy(dx: number, dy: number): void {
+    this.apply({ ...this.transform, x: this.transform.x + dx, y: this.transform.y + dy });
+  }
+
+  resize(w: number, h: number): void {
+    this.stage.size({ width: w, height: h });
+    this.fit();
+  }
+
+  /** Screen (relative to the container) to image coordinates. */
+  toImage(sx: number, sy: number): { x: number; y: number } {
+    return toImage(this.transform, sx, sy);
+  }
+
+  destroy(): void {
+    if (this.frameRequest) cancelAnimationFrame(this.frameRequest);
+    this.stage.destroy();
+  }
+
+  private apply(t: ViewTransform): void {
+    this.transform = t;
+    for (const layer of [this.imageLayer, this.maskLayer, this.previewLayer]) {
+      layer.scale({ x: t.scale, y: t.scale });
+      layer.position({ x: t.x, y: t.y });
+    }
+    // Pixel-exact (nearest neighbour) from 2x up, where single pixels become visible; smooth below.
+    this.imageLayer.imageSmoothingEnabled(t.scale < 2);
+    // Exposed for scripted input (tests, benchmarks) that must aim at image pixels.
+    this.stage.container().dataset.view = `${t.scale} ${t.x} ${t.y}`;
+    this.stage.batchDraw();
+  }
+
+  private repaint(box: Box): void {
+    const map = this.map;
+    if (!map) return;
+    const x0 = Math.max(0, box.x);
+    const y0 = Math.max(0, box.y);
+    const x1 = Math.min(map.width, box.x + box.w);
+    const y1 = Math.min(map.height, box.y + box.h);
+    if (x1 <= x0 || y1 <= y0) return;
+    const t0 = performance.now();
+    const clipped = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+    const img = this.maskCtx.createImageData(clipped.w, clipped.h);
+    maskBoxPixels(map, clipped, this.options.style, img.data);
+    this.maskCtx.putImageData(img, clipped.x, clipped.y);
+    this.maskLayer.batchDraw();
+    this.onPaint?.(performance.now() - t0);
+  }
+}

@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SpocDb } from '../../store/db';
+import { createProject } from '../../store/projects';
+import { commitClipImport } from '../../store/importCommit';
+import { getLayer } from '../../store/layers';
+import { listRevisions } from '../../store/revisions';
+import { freshDb, importDraft } from '../../store/testFixtures';
+import type { Clip } from '../../store/types';
+import { labelArea } from '../../masks/geometry';
+import { EditorSession } from './editorSession';
+
+let db: SpocDb;
+let clip: Clip;
+beforeEach(async () => {
+  db = await freshDb();
+  const p = await createProject(db, { name: 'P' });
+  clip = await commitClipImport(db, importDraft(p.id, 4, { layers: [] })); // 8x6 frames, no masks
+});
+afterEach(() => db.close());
+
+const stroke = (s: EditorSession, y: number) => {
+  s.pointerDown({ x: 0.5, y, button: 0, shift: false, alt: false });
+  s.pointerMove({ x: 7.5, y, button: 0, shift: false, alt: false });
+  s.pointerUp({ x: 7.5, y, button: 0, shift: false, alt: false });
+};
+
+async function storedArea(frame: number, label: 'actArea' | 'trfArea') {
+  return (await getLayer(db, clip.id, 'gt', frame))?.[label] ?? 0;
+}
+
+describe('EditorSession', () => {
+  it('persists each gesture as a layer and a revision, and undoes across frame switches', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    s.setBrushSize(1);
+    stroke(s, 1.5);
+    const painted = labelArea(s.map, 1);
+    expect(painted).toBe(8);
+    await s.goToFrame(1);
+    s.setClass(2);
+    stroke(s, 3.5);
+    await s.goToFrame(0);
+    await s.undo();
+    expect(labelArea(s.map, 1)).toBe(0);
+    // Switch and undo at once, without waiting for the switch: the undo acts on frame 1.
+    void s.goToFrame(1);
+    await s.undo();
+    expect(s.snapshot.frameIndex).toBe(1);
+    expect(labelArea(s.map, 2)).toBe(0);
+    await s.redo();
+    expect(labelArea(s.map, 2)).toBe(8);
+    await s.flush();
+    expect(await storedArea(0, 'actArea')).toBe(0);
+    expect(await storedArea(1, 'trfArea')).toBe(8);
+    expect((await listRevisions(db, clip.id, 'gt', 1)).map((r) => r.action)).toEqual(['brush', 'undo:brush', 'redo:brush']);
+    await s.close();
+
+    // A new session (a reload) rebuilds the history from the revisions.
+    const again = await EditorSession.open(db, clip, 'ann', 1);
+    expect(again.snapshot.canUndo).toBe(true);
+    await again.undo();
+    expect(labelArea(again.map, 2)).toBe(0);
+    await again.close();
+    expect(await storedArea(1, 'trfArea')).toBe(0);
+  });
+
+  it('copies the previous frame as one undoable step, and refuses edits when read-only', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    s.setBrushSize(1);
+    stroke(s, 2.5);
+    await s.goToFrame(1);
+    await s.copyPreviousFrame();
+    expect(labelArea(s.map, 1)).toBe(8);
+    await s.undo();
+    expect(labelArea(s.map, 1)).toBe(0);
+    await s.close();
+
+    const ro = await EditorSession.open(db, clip, 'viewer', 2, true);
+    stroke(ro, 1.5);
+    expect(labelArea(ro.map, 1)).toBe(0);
+    await ro.close();
+  });
+});

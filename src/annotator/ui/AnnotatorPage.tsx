@@ -1,0 +1,281 @@
+/**
+ * The editor for one clip at frame k (#/c/<clip>/<k>). Opens an EditorSession (holding the clip's
+ * edit lock, else read-only), wires keyboard actions, and lays out toolbar, canvas, side panel and
+ * timeline. Pixels never pass through React: the session and the canvas view own them.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useDb } from '../../app/db';
+import { navigate, parseRoute } from '../../app/router';
+import { notify, messageOf } from '../../app/notices';
+import { DEFAULT_USER } from '../../app/UserName';
+import { getClip } from '../../store/clips';
+import { listFrames, setFrameIgnored } from '../../store/frames';
+import { layerAreas } from '../../store/layers';
+import { getUserName } from '../../store/meta';
+import type { Clip } from '../../store/types';
+import { handleShortcut, type ActionContext, type EditorCommands, type EditorState } from '../actions';
+import { EditorSession, type SessionState } from '../session/editorSession';
+import { FrameImageCache } from '../session/frameImages';
+import { acquireClipLock } from '../session/clipLock';
+import type { PersistStatus } from '../persistQueue';
+import { CanvasHost, type CanvasHandle } from './CanvasHost';
+import { Toolbar } from './Toolbar';
+import { Timeline, frameState } from './Timeline';
+import { SidePanel } from './SidePanel';
+import { ShortcutSheet } from './ShortcutSheet';
+import { CommandPalette } from './CommandPalette';
+import { useEditorView } from './editorViewState';
+
+export function AnnotatorPage({ clipId, frame }: { clipId: string; frame: number }) {
+  const db = useDb();
+  const clip = useLiveQuery(() => getClip(db, clipId), [db, clipId], null);
+  if (clip === null) return null;
+  if (clip === undefined) return <p className="p-6 text-zinc-400">This clip does not exist (it may have been deleted).</p>;
+  return <Editor key={clip.id} clip={clip} frame={frame} />;
+}
+
+interface Opened {
+  session: EditorSession;
+  images: FrameImageCache;
+  author: string;
+}
+
+function Editor({ clip, frame }: { clip: Clip; frame: number }) {
+  const db = useDb();
+  const [opened, setOpened] = useState<Opened | null>(null);
+  // The session is created from the clip as it was when the editor opened (only its id and size matter).
+  const first = useRef({ clip, frame });
+
+  useEffect(() => {
+    let alive = true;
+    let session: EditorSession | null = null;
+    let images: FrameImageCache | null = null;
+    let release = () => undefined as void;
+    void (async () => {
+      try {
+        const lock = await acquireClipLock(first.current.clip.id);
+        release = lock.release;
+        const author = (await getUserName(db)) ?? DEFAULT_USER;
+        session = await EditorSession.open(db, first.current.clip, author, first.current.frame, !lock.granted);
+        images = new FrameImageCache(db, first.current.clip.id);
+        if (!alive) return;
+        if (!lock.granted) notify('warn', `"${first.current.clip.name}" is open for editing in another tab; this tab is read-only.`);
+        setOpened({ session, images, author });
+      } catch (err) {
+        notify('error', `Could not open the clip: ${messageOf(err)}`);
+      }
+    })();
+    return () => {
+      alive = false;
+      void session?.close().finally(() => release());
+      images?.destroy();
+    };
+  }, [db]);
+
+  if (!opened) return <p className="p-6 text-zinc-500">Opening the clip…</p>;
+  return <EditorView clip={clip} frame={frame} {...opened} />;
+}
+
+function EditorView({ clip, frame, session, images, author }: { clip: Clip; frame: number } & Opened) {
+  const db = useDb();
+  const state = useSyncExternalStore(
+    useCallback((fn: () => void) => session.onState(fn), [session]),
+    () => session.snapshot,
+  );
+  const persist = useSyncExternalStore(
+    useCallback((fn: () => void) => session.onPersist(fn), [session]),
+    () => session.persistStatus,
+  );
+  const frames = useLiveQuery(() => listFrames(db, clip.id), [db, clip.id]) ?? [];
+  const areas = useLiveQuery(() => layerAreas(db, clip.id, 'gt'), [db, clip.id]) ?? [];
+  const view = useEditorView();
+  const [sheet, setSheet] = useState(false);
+  const [palette, setPalette] = useState(false);
+  const [ignoreOpen, setIgnoreOpen] = useState(false);
+  const [zoom, setZoom] = useState(100);
+  const spaceHeld = useRef(false);
+  const canvas = useRef<CanvasHandle | null>(null);
+
+  // Follow the URL when it changes from outside (links, back / forward). Frame commands tell the
+  // session directly; a render that lags behind the URL must not send the session back.
+  useEffect(() => {
+    const here = parseRoute(window.location.hash);
+    if (here.name !== 'clip' || here.frame !== frame) return;
+    void session.goToFrame(frame).catch((err: unknown) => notify('error', `Could not open frame ${frame + 1}: ${messageOf(err)}`));
+  }, [session, frame]);
+
+  // Nothing is lost: write pending edits when the tab is hidden or closed.
+  useEffect(() => {
+    const flush = () => void session.flush().catch(() => undefined);
+    const onVisibility = () => document.visibilityState === 'hidden' && flush();
+    document.addEventListener('visibilitychange', onVisibility);
+    window.addEventListener('pagehide', flush);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('pagehide', flush);
+    };
+  }, [session]);
+
+  // A failed save is shown (and retried by the queue), never swallowed.
+  useEffect(() => {
+    if (persist.state === 'error' && persist.error) notify('error', `Saving failed (${persist.error}); retrying. Keep this tab open.`);
+  }, [persist.state, persist.error]);
+
+  const latest = useRef({ frames, areas, state });
+  useEffect(() => {
+    latest.current = { frames, areas, state };
+  });
+
+  const commands = useMemo<EditorCommands>(() => {
+    const goTo = (k: number) => {
+      const frame = Math.max(0, Math.min(clip.frameCount - 1, k));
+      // Tell the session first: a key pressed right after (undo) must act on the new frame, not
+      // wait for React to re-render from the URL.
+      void session.goToFrame(frame);
+      navigate({ name: 'clip', clipId: clip.id, frame }, { replace: true });
+    };
+    return {
+      setClass: (v) => session.setClass(v),
+      setTool: (id) => session.setTool(id),
+      setBrushSize: (s) => session.setBrushSize(s),
+      toggleProtect: () => session.toggleProtect(),
+      toggleMasks: () => useEditorView.getState().set({ masksVisible: !useEditorView.getState().masksVisible }),
+      undo: () => session.undo(),
+      redo: () => session.redo(),
+      goToFrame: goTo,
+      nextUnannotated: () => {
+        const { frames: fs, areas: as, state: st } = latest.current;
+        const byFrame = new Map(as.map((a) => [a.frameIndex, a]));
+        const n = fs.length;
+        for (let d = 1; d <= n; d++) {
+          const f = fs[(st.frameIndex + d) % n];
+          if (f && frameState(f, byFrame.get(f.index)) === 'empty') return goTo(f.index);
+        }
+        notify('info', 'Every frame is annotated or ignored.');
+      },
+      copyPreviousFrame: () => void session.copyPreviousFrame(),
+      toggleIgnoreFrame: () => {
+        const f = latest.current.frames[latest.current.state.frameIndex];
+        if (f?.ignored) void setFrameIgnored(db, clip.id, f.index, null);
+        else setIgnoreOpen(true);
+      },
+      clearFrame: () => session.clearFrame(),
+      showShortcuts: () => setSheet(true),
+      toggleOnion: () => useEditorView.getState().set({ onion: !useEditorView.getState().onion }),
+      toggleOutline: () => useEditorView.getState().set({ style: useEditorView.getState().style === 'fill' ? 'outline' : 'fill' }),
+      fitView: () => canvas.current?.fit(),
+      actualSize: () => canvas.current?.actualSize(),
+      openPalette: () => setPalette(true),
+    };
+  }, [session, clip.id, clip.frameCount, db]);
+
+  const editorState = editorStateOf(state, clip.frameCount, view.masksVisible);
+  const ctx: ActionContext = { state: editorState, commands };
+
+  useEffect(() => {
+    const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+      if (document.querySelector('[role="dialog"]')) {
+        if (e.key === 'Escape') {
+          setSheet(false);
+          setPalette(false);
+        }
+        return;
+      }
+      if (e.key === ' ') {
+        spaceHeld.current = true;
+        e.preventDefault();
+        return;
+      }
+      if (['Enter', 'Escape', 'Backspace'].includes(e.key) && session.toolKey(e.key)) {
+        e.preventDefault();
+        return;
+      }
+      // Judge the key against the session as it is now, not as React last rendered it.
+      const now = editorStateOf(session.snapshot, clip.frameCount, useEditorView.getState().masksVisible);
+      if (handleShortcut(e, { state: now, commands }, { mac })) e.preventDefault();
+    };
+    const onKeyUp = (e: KeyboardEvent) => {
+      if (e.key === ' ') spaceHeld.current = false;
+    };
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('keyup', onKeyUp);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('keyup', onKeyUp);
+    };
+  }, [session, commands, clip.frameCount]);
+
+  const k = state.frameIndex;
+  const current = frames[k];
+  const area = areas.find((a) => a.frameIndex === k);
+  return (
+    <div className="flex h-[calc(100vh-45px)] flex-col">
+      <div className="flex items-center gap-3 border-b border-zinc-800 px-4 py-1.5 text-sm">
+        <a href={`#/p/${clip.projectId}`} className="text-zinc-400 hover:underline">
+          ← clips
+        </a>
+        <span className="font-medium" data-testid="clip-title">
+          {clip.name}
+        </span>
+        <span className="text-zinc-400">
+          {clip.osc.verb} {clip.osc.noun} · <span className="text-red-400">{clip.osc.actionable}</span> → <span className="text-emerald-400">{clip.osc.transformed}</span>
+        </span>
+        <span className="flex-1" />
+        {state.readOnly && (
+          <span className="rounded bg-amber-700 px-2 py-0.5 text-xs" data-testid="read-only">
+            read-only: open in another tab
+          </span>
+        )}
+        <SaveStatus status={persist} />
+        <span data-testid="frame-indicator" className="tabular-nums">
+          frame {k + 1} / {clip.frameCount}
+        </span>
+      </div>
+      <Toolbar ctx={ctx} />
+      <div className="flex min-h-0 flex-1">
+        <div className="relative min-w-0 flex-1">
+          <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} />
+          <span className="pointer-events-none absolute bottom-1 left-2 text-xs text-zinc-500">
+            {Math.round(zoom)}% · {state.tool} · {state.protect ? 'protecting other class' : 'painting over other class'}
+          </span>
+        </div>
+        <SidePanel db={db} clip={clip} frame={current} area={area} author={author} readOnly={state.readOnly} ignoreOpen={ignoreOpen} setIgnoreOpen={setIgnoreOpen} />
+      </div>
+      <Timeline frames={frames} areas={areas} current={k} onPick={(i) => commands.goToFrame(i)} />
+      {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}
+      {palette && <CommandPalette ctx={ctx} onClose={() => setPalette(false)} />}
+    </div>
+  );
+}
+
+function editorStateOf(s: SessionState, frameCount: number, masksVisible: boolean): EditorState {
+  return {
+    tool: s.tool,
+    activeClass: s.activeClass,
+    protect: s.protect,
+    masksVisible,
+    brushSize: s.brushSize,
+    frameIndex: s.frameIndex,
+    frameCount,
+    canUndo: s.canUndo,
+    canRedo: s.canRedo,
+    busy: s.busy,
+    readOnly: s.readOnly,
+  };
+}
+
+function SaveStatus({ status }: { status: PersistStatus }) {
+  const text =
+    status.state === 'error' ? `save failed, retrying (${status.retries})` : status.state === 'idle' ? 'all changes saved' : 'saving…';
+  const tone = status.state === 'error' ? 'text-red-400' : status.state === 'idle' ? 'text-zinc-500' : 'text-amber-300';
+  return (
+    <span className={`text-xs ${tone}`} data-testid="save-status" data-state={status.state}>
+      {text}
+    </span>
+  );
+}
+

@@ -1,0 +1,167 @@
+/**
+ * Hosts the Konva view and turns DOM pointer, wheel and key-held state into session calls in image
+ * coordinates. React renders this once per clip; everything after that is imperative.
+ */
+import { useEffect, useRef } from 'react';
+import { CanvasView } from '../canvas/canvasView';
+import type { EditorSession } from '../session/editorSession';
+import type { FrameImageCache } from '../session/frameImages';
+import { useEditorView } from './editorViewState';
+
+export interface CanvasHandle {
+  fit(): void;
+  actualSize(): void;
+  zoomPercent(): number;
+}
+
+interface Props {
+  session: EditorSession;
+  images: FrameImageCache;
+  spaceHeldRef: React.RefObject<boolean>;
+  handleRef: React.RefObject<CanvasHandle | null>;
+  onZoom: (percent: number) => void;
+}
+
+export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }: Props) {
+  const container = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const el = container.current!;
+    const { clip } = session;
+    const view = new CanvasView(el, clip.width, clip.height);
+    handleRef.current = {
+      fit: () => {
+        view.fit();
+        onZoom(view.view.scale * 100);
+      },
+      actualSize: () => {
+        view.actualSize();
+        onZoom(100);
+      },
+      zoomPercent: () => view.view.scale * 100,
+    };
+    onZoom(view.view.scale * 100);
+
+    let shown = -1;
+    const showFrame = async () => {
+      const k = session.snapshot.frameIndex;
+      const map = session.map;
+      shown = k;
+      const opts = useEditorView.getState();
+      const previous = opts.onion && k > 0 ? await session.loadMap(k - 1) : null;
+      const bitmap = await images.get(k).catch(() => null);
+      if (shown !== k) return;
+      view.setFrame(bitmap, map, previous);
+      el.dataset.frame = String(k);
+      images.prefetch(k, clip.frameCount);
+    };
+    void showFrame();
+    const offFrame = session.onFrame(() => void showFrame());
+    const offInvalidate = session.onInvalidate((box) => view.invalidate(box));
+
+    const applyView = () => {
+      const v = useEditorView.getState();
+      view.setOptions({ opacity: v.opacity, style: v.style, masksVisible: v.masksVisible, onion: v.onion });
+    };
+    applyView();
+    const offView = useEditorView.subscribe((next, prev) => {
+      applyView();
+      if (next.onion !== prev.onion) void showFrame();
+    });
+
+    const ro = new ResizeObserver(() => {
+      view.resize(el.clientWidth, el.clientHeight);
+      onZoom(view.view.scale * 100);
+    });
+    ro.observe(el);
+
+    // ---- pointer input -------------------------------------------------------------------
+    let panning: { x: number; y: number } | null = null;
+    const local = (e: PointerEvent | WheelEvent) => {
+      const r = el.getBoundingClientRect();
+      return { sx: e.clientX - r.left, sy: e.clientY - r.top };
+    };
+    const input = (e: PointerEvent) => {
+      const { sx, sy } = local(e);
+      const p = view.toImage(sx, sy);
+      return { x: p.x, y: p.y, button: e.button, shift: e.shiftKey, alt: e.altKey, clickCount: e.detail };
+    };
+    const drawPreview = () => view.setPreview(session.toolPreview, session.snapshot.activeClass);
+
+    const onDown = (e: PointerEvent) => {
+      el.focus();
+      if (e.button === 1 || spaceHeldRef.current) {
+        panning = { x: e.clientX, y: e.clientY };
+        el.setPointerCapture(e.pointerId);
+        el.style.cursor = 'grabbing';
+        e.preventDefault();
+        return;
+      }
+      if (e.button !== 0 && e.button !== 2) return;
+      el.setPointerCapture(e.pointerId);
+      session.setHitRadius(6 / view.view.scale);
+      session.pointerDown(input(e));
+      drawPreview();
+      e.preventDefault();
+    };
+    const onMove = (e: PointerEvent) => {
+      if (panning) {
+        view.panBy(e.clientX - panning.x, e.clientY - panning.y);
+        panning = { x: e.clientX, y: e.clientY };
+        return;
+      }
+      // Coalesced events keep fast strokes smooth when the browser batches moves per frame.
+      const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
+      for (const ce of events.length > 0 ? events : [e]) session.pointerMove(input(ce));
+      drawPreview();
+    };
+    const onUp = (e: PointerEvent) => {
+      if (panning) {
+        panning = null;
+        el.style.cursor = '';
+        return;
+      }
+      session.pointerUp(input(e));
+      drawPreview();
+    };
+    const onCancel = () => {
+      panning = null;
+      session.cancelGesture();
+      drawPreview();
+    };
+    const onLeave = () => view.setPreview(null, 0);
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const { sx, sy } = local(e);
+      view.zoomAt(Math.exp(-e.deltaY * 0.0015), sx, sy);
+      onZoom(view.view.scale * 100);
+      drawPreview();
+    };
+    const noMenu = (e: Event) => e.preventDefault();
+    el.addEventListener('pointerdown', onDown);
+    el.addEventListener('pointermove', onMove);
+    el.addEventListener('pointerup', onUp);
+    el.addEventListener('pointercancel', onCancel);
+    el.addEventListener('pointerleave', onLeave);
+    el.addEventListener('wheel', onWheel, { passive: false });
+    el.addEventListener('contextmenu', noMenu);
+
+    return () => {
+      offFrame();
+      offInvalidate();
+      offView();
+      ro.disconnect();
+      el.removeEventListener('pointerdown', onDown);
+      el.removeEventListener('pointermove', onMove);
+      el.removeEventListener('pointerup', onUp);
+      el.removeEventListener('pointercancel', onCancel);
+      el.removeEventListener('pointerleave', onLeave);
+      el.removeEventListener('wheel', onWheel);
+      el.removeEventListener('contextmenu', noMenu);
+      handleRef.current = null;
+      view.destroy();
+    };
+  }, [session, images, spaceHeldRef, handleRef, onZoom]);
+
+  return <div ref={container} tabIndex={-1} data-testid="editor-canvas" className="h-full w-full touch-none overflow-hidden bg-black outline-none" />;
+}

@@ -1,0 +1,108 @@
+/** The current frame's phase and ignore state, its areas, and the guidelines for the clip's verb. */
+import { useState } from 'react';
+import type { SpocDb } from '../../store/db';
+import { setFrameIgnored, setFramePhase } from '../../store/frames';
+import type { Clip, Frame, FramePhase, IgnoreReason } from '../../store/types';
+import type { LayerAreas } from '../../store/layers';
+import { GENERAL_GUIDELINES, IGNORE_REASONS, VERB_SPECS } from '../../taxonomy/verbs';
+import { isKnownVerb } from '../../taxonomy/osc';
+import { notify, messageOf } from '../../app/notices';
+
+const PHASES: FramePhase[] = ['initial', 'transitioning', 'end'];
+
+interface Props {
+  db: SpocDb;
+  clip: Clip;
+  frame: Frame | undefined;
+  area: LayerAreas | undefined;
+  author: string;
+  readOnly: boolean;
+  ignoreOpen: boolean;
+  setIgnoreOpen: (open: boolean) => void;
+}
+
+export function SidePanel({ db, clip, frame, area, author, readOnly, ignoreOpen, setIgnoreOpen }: Props) {
+  const [reason, setReason] = useState<IgnoreReason>('not_visible');
+  const k = frame?.index ?? 0;
+  const guard = (p: Promise<unknown>) => p.catch((err: unknown) => notify('error', `Could not save frame ${k + 1}: ${messageOf(err)}`));
+  const spec = isKnownVerb(clip.osc.verb) ? VERB_SPECS[clip.osc.verb] : null;
+  return (
+    <aside className="flex w-72 shrink-0 flex-col gap-4 overflow-y-auto border-l border-zinc-800 bg-zinc-900 p-3 text-sm">
+      <section aria-label="Frame">
+        <h3 className="font-semibold">Frame {k + 1}</h3>
+        <p className="mt-1 text-xs text-zinc-400" data-testid="frame-areas">
+          <span className="text-red-400">{area?.actArea ?? 0}</span> actionable px ·{' '}
+          <span className="text-emerald-400">{area?.trfArea ?? 0}</span> transformed px
+        </p>
+        <div className="mt-2 flex gap-1" role="group" aria-label="Phase">
+          {PHASES.map((p) => (
+            <button
+              key={p}
+              disabled={readOnly || !frame}
+              aria-pressed={frame?.phase === p}
+              className={`flex-1 rounded px-1 py-1 text-xs ${frame?.phase === p ? 'bg-amber-600 text-white' : 'bg-zinc-800 hover:bg-zinc-700'}`}
+              onClick={() => void guard(setFramePhase(db, clip.id, k, frame?.phase === p ? undefined : p))}
+            >
+              {p}
+            </button>
+          ))}
+        </div>
+        {frame?.ignored ? (
+          <div className="mt-2 rounded bg-zinc-800 p-2 text-xs" data-testid="ignored-banner">
+            Ignored: {IGNORE_REASONS[frame.ignored.reason]}
+            {frame.ignored.note ? ` — ${frame.ignored.note}` : ''}
+            <button disabled={readOnly} className="ml-2 underline" onClick={() => void guard(setFrameIgnored(db, clip.id, k, null))}>
+              stop ignoring
+            </button>
+          </div>
+        ) : ignoreOpen ? (
+          <form
+            className="mt-2 flex flex-col gap-1 rounded bg-zinc-800 p-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void guard(setFrameIgnored(db, clip.id, k, { reason, by: author }));
+              setIgnoreOpen(false);
+            }}
+          >
+            <label className="text-xs text-zinc-400" htmlFor="ignore-reason">
+              Why is frame {k + 1} ignored?
+            </label>
+            <select id="ignore-reason" autoFocus className="rounded bg-zinc-950 px-2 py-1" value={reason} onChange={(e) => setReason(e.target.value as IgnoreReason)}>
+              {(Object.keys(IGNORE_REASONS) as IgnoreReason[]).map((r) => (
+                <option key={r} value={r}>
+                  {IGNORE_REASONS[r]}
+                </option>
+              ))}
+            </select>
+            <div className="flex gap-2">
+              <button className="rounded bg-zinc-600 px-2 py-1 text-xs hover:bg-zinc-500">Ignore frame</button>
+              <button type="button" className="text-xs underline" onClick={() => setIgnoreOpen(false)}>
+                cancel
+              </button>
+            </div>
+          </form>
+        ) : (
+          <button disabled={readOnly || !frame} className="mt-2 w-full rounded bg-zinc-800 px-2 py-1 text-xs hover:bg-zinc-700" onClick={() => setIgnoreOpen(true)}>
+            Ignore this frame… (i)
+          </button>
+        )}
+      </section>
+      <section aria-label="Guidelines">
+        <h3 className="font-semibold">
+          Guidelines: {clip.osc.verb} {clip.osc.noun}
+        </h3>
+        <p className="mt-1 text-xs">
+          <span className="text-red-400">Actionable</span> ({clip.osc.actionable}): {spec?.actionableRule ?? 'regions that have not reached the end state.'}
+        </p>
+        <p className="mt-1 text-xs">
+          <span className="text-emerald-400">Transformed</span> ({clip.osc.transformed}): {spec?.transformedRule ?? 'regions that have reached it.'}
+        </p>
+        <ul className="mt-2 list-disc space-y-1 pl-4 text-xs text-zinc-400">
+          {[...(spec?.notes ?? []), ...GENERAL_GUIDELINES].map((g) => (
+            <li key={g}>{g}</li>
+          ))}
+        </ul>
+      </section>
+    </aside>
+  );
+}

@@ -1,0 +1,106 @@
+/** Tool, class, brush and view controls; every button runs the same named action as its shortcut. */
+import { ACTIONS, findAction, runAction, type ActionContext } from '../actions';
+import { formatShortcut } from '../shortcuts';
+import { useEditorView } from './editorViewState';
+
+const btn = 'rounded px-2 py-1 text-sm hover:bg-zinc-800 disabled:opacity-40';
+const on = 'bg-zinc-700 text-white';
+
+function ActionButton({ id, ctx, active = false, children }: { id: string; ctx: ActionContext; active?: boolean; children?: React.ReactNode }) {
+  const action = findAction(id)!;
+  const key = action.shortcuts[0];
+  return (
+    <button
+      className={`${btn} ${active ? on : ''}`}
+      title={`${action.label}${key ? ` (${formatShortcut(key)})` : ''}`}
+      aria-label={action.label}
+      aria-pressed={active}
+      data-action={id}
+      disabled={!action.enabled(ctx)}
+      onClick={() => runAction(action, ctx)}
+    >
+      {children ?? action.label}
+    </button>
+  );
+}
+
+export function Toolbar({ ctx }: { ctx: ActionContext }) {
+  const { state } = ctx;
+  const view = useEditorView();
+  return (
+    <div className="flex flex-wrap items-center gap-1 border-b border-zinc-800 bg-zinc-900 px-2 py-1" role="toolbar" aria-label="Editor tools">
+      <ActionButton id="class.1" ctx={ctx} active={state.activeClass === 1}>
+        <span className="text-red-400">■</span> actionable
+      </ActionButton>
+      <ActionButton id="class.2" ctx={ctx} active={state.activeClass === 2}>
+        <span className="text-emerald-400">■</span> transformed
+      </ActionButton>
+      <ActionButton id="class.0" ctx={ctx} active={state.activeClass === 0}>
+        erase
+      </ActionButton>
+      <span className="mx-1 h-5 w-px bg-zinc-700" />
+      {ACTIONS.filter((a) => a.group === 'tool').map((a) => (
+        <ActionButton key={a.id} id={a.id} ctx={ctx} active={state.tool === a.id.slice(5)}>
+          {a.label}
+        </ActionButton>
+      ))}
+      <span className="mx-1 h-5 w-px bg-zinc-700" />
+      <ActionButton id="brush.smaller" ctx={ctx}>
+        −
+      </ActionButton>
+      <span className="w-14 text-center text-xs tabular-nums text-zinc-300" data-testid="brush-size">
+        {state.brushSize} px
+      </span>
+      <ActionButton id="brush.larger" ctx={ctx}>
+        +
+      </ActionButton>
+      <ActionButton id="brush.protect" ctx={ctx} active={state.protect}>
+        protect other
+      </ActionButton>
+      <span className="mx-1 h-5 w-px bg-zinc-700" />
+      <ActionButton id="edit.undo" ctx={ctx}>
+        ↶ undo
+      </ActionButton>
+      <ActionButton id="edit.redo" ctx={ctx}>
+        ↷ redo
+      </ActionButton>
+      <ActionButton id="edit.copyPrevious" ctx={ctx}>
+        copy previous
+      </ActionButton>
+      <ActionButton id="edit.clearFrame" ctx={ctx}>
+        clear
+      </ActionButton>
+      <span className="flex-1" />
+      <label className="flex items-center gap-1 text-xs text-zinc-400">
+        opacity
+        <input
+          type="range"
+          min={0.1}
+          max={1}
+          step={0.05}
+          value={view.opacity}
+          aria-label="Mask opacity"
+          onChange={(e) => view.set({ opacity: Number(e.target.value) })}
+        />
+      </label>
+      <ActionButton id="view.outline" ctx={ctx} active={view.style === 'outline'}>
+        outline
+      </ActionButton>
+      <ActionButton id="view.onion" ctx={ctx} active={view.onion}>
+        onion
+      </ActionButton>
+      <ActionButton id="view.masks" ctx={ctx} active={!view.masksVisible}>
+        hide
+      </ActionButton>
+      <ActionButton id="view.fit" ctx={ctx}>
+        fit
+      </ActionButton>
+      <ActionButton id="view.actualSize" ctx={ctx}>
+        1:1
+      </ActionButton>
+      <ActionButton id="view.shortcuts" ctx={ctx}>
+        ?
+      </ActionButton>
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+/**
+ * The one typed request/response protocol between the UI thread and the inference worker.
+ *
+ * Every request carries an id chosen by the client; every response echoes it, so overlapping
+ * calls never race (CVAT's SAM worker has no ids and does). Requests are {id, method, params};
+ * the worker answers with any number of `progress` messages and then exactly one `result` or
+ * `error`. `cancel` names another request's id: a queued job is dropped, a running one stops at
+ * its next checkpoint, and either way the client has already rejected its promise.
+ *
+ * Payloads are structured-clone friendly: typed arrays and plain objects only (never ort.Tensor,
+ * which loses its class across postMessage). Large buffers in results are transferred.
+ */
+import type { RgbaImage } from '../../masks/labelMap';
+import type { GoldenSpec, SelfTestResult } from '../models/golden';
+import type { ModelFamily } from '../models/manifest';
+import type { SamPrompt } from '../models/samGeometry';
+import type { SamDecodeResult, SamTimings } from '../models/samTypes';
+import type { Backend, BackendPreference } from './backend';
+
+export interface InitParams {
+  /** 'auto' (default): WebGPU if an adapter exists, else WASM. */
+  preference?: BackendPreference;
+  /** WASM threads; default min(4, cores) when cross-origin isolated, else 1. */
+  threads?: number;
+  /** Byte budget of the SAM embedding cache (default 256 MB: 64 ViT embeddings of 4 MB). */
+  embeddingCacheBytes?: number;
+}
+
+export interface RuntimeInfo {
+  backend: Backend;
+  /** Why this backend, for the UI. */
+  reason: string;
+  threads: number;
+  crossOriginIsolated: boolean;
+}
+
+/** Where a model file comes from: a URL (fetched in the worker, with progress), bytes, or parsed JSON. */
+export type FileSource = { url: string } | { bytes: ArrayBuffer | Uint8Array } | { json: unknown };
+
+export interface LoadParams {
+  modelId: string;
+  family: ModelFamily;
+  /** role -> source; roles per family as in the manifest (encoder/decoder, vision/text/tokenizer). */
+  files: Record<string, FileSource>;
+  /** role -> golden self-test, run right after loading. */
+  selfTest?: Record<string, GoldenSpec>;
+}
+
+export interface LoadedModel {
+  modelId: string;
+  family: ModelFamily;
+  /** Backend per ONNX file (after any fallback). */
+  backends: Record<string, Backend>;
+  /** Per file, why WebGPU was abandoned for WASM (session creation failed or the self-test disagreed). */
+  fallbacks: Record<string, string>;
+  signatures: Record<string, { inputs: string[]; outputs: string[] }>;
+  /** Per file with a golden; empty when the manifest has none. */
+  selfTest: Record<string, SelfTestResult>;
+  /** True when this id was already loaded and the existing sessions are reused. */
+  reused: boolean;
+  ms: number;
+}
+
+export interface SamEncodeResult {
+  frameKey: string;
+  /** True when the embedding was already in the worker's cache (nothing was computed). */
+  cached: boolean;
+  bytes: number;
+  timings: SamTimings | null;
+}
+
+export interface EmbedResult {
+  embeddings: Float32Array[];
+  ms: number;
+}
+
+export interface RuntimeStats {
+  models: string[];
+  cacheEntries: number;
+  cacheBytes: number;
+  cacheBudget: number;
+  queued: number;
+}
+
+/** Method name -> params and result types. */
+export interface Api {
+  init: { params: InitParams; result: RuntimeInfo };
+  load: { params: LoadParams; result: LoadedModel };
+  unload: { params: { modelId: string }; result: { unloaded: boolean } };
+  /** Re-run golden self-tests: the given specs, else those passed to load. */
+  selfTest: { params: { modelId: string; specs?: Record<string, GoldenSpec> }; result: Record<string, SelfTestResult> };
+  /** Encode a frame (SAM image encoder) into the worker's embedding cache under frameKey. */
+  samEncode: { params: { modelId: string; frameKey: string; image: RgbaImage }; result: SamEncodeResult };
+  /** Decode a prompt against a cached frame embedding. */
+  samDecode: { params: { modelId: string; frameKey: string; prompt: SamPrompt; candidates?: 'all' | 'best' }; result: SamDecodeResult };
+  clipEmbedImages: { params: { modelId: string; images: RgbaImage[] }; result: EmbedResult };
+  clipEmbedTexts: { params: { modelId: string; texts: string[] }; result: EmbedResult };
+  /** Drop cached embeddings: of some frames, of a model, or all. */
+  evictEmbeddings: { params: { modelId?: string; frameKeys?: string[] }; result: { evicted: number } };
+  stats: { params: Record<string, never>; result: RuntimeStats };
+}
+
+export type Method = keyof Api;
+export type Priority = 'high' | 'low';
+
+export type CallRequest = {
+  [M in Method]: { id: number; method: M; params: Api[M]['params']; priority?: Priority };
+}[Method];
+
+export interface CancelRequest {
+  id: number;
+  method: 'cancel';
+  targetId: number;
+}
+
+export type Request = CallRequest | CancelRequest;
+
+export interface Progress {
+  modelId: string;
+  /** File role ("encoder", "tokenizer", ...). */
+  file: string;
+  phase: 'download' | 'session' | 'selftest';
+  loaded?: number;
+  total?: number;
+}
+
+/** Errors cross the boundary as name + message (Error objects do clone, but subclasses do not). */
+export interface WireError {
+  name: string;
+  message: string;
+}
+
+export type Response =
+  | { id: number; kind: 'result'; result: unknown }
+  | { id: number; kind: 'error'; error: WireError }
+  | { id: number; kind: 'progress'; progress: Progress };
+
+/** Names of errors callers may want to branch on. */
+export const ERRORS = {
+  abort: 'AbortError',
+  notLoaded: 'ModelNotLoaded',
+  embeddingMissing: 'EmbeddingMissing',
+  badRequest: 'BadRequest',
+  modelFormat: 'ModelFormatError',
+  destroyed: 'ClientDestroyed',
+  workerFailed: 'WorkerFailed',
+} as const;
+
+export class InferenceError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+export function toWireError(e: unknown): WireError {
+  if (e instanceof Error) return { name: e.name || 'Error', message: e.message };
+  return { name: 'Error', message: String(e) };
+}
+
+/**
+ * ArrayBuffers that can be transferred from a value: those of typed arrays that own their whole
+ * buffer. Views into a larger buffer are left to be copied, since transferring would detach data
+ * the sender may still use (a cached embedding, a frame).
+ */
+export function transferablesOf(value: unknown, limit = 10_000): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const seen = new Set<object>();
+  const walk = (v: unknown, depth: number) => {
+    if (out.size >= limit || depth > 8 || typeof v !== 'object' || v === null || seen.has(v)) return;
+    seen.add(v);
+    if (ArrayBuffer.isView(v)) {
+      const b = v.buffer;
+      if (b instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === b.byteLength) out.add(b);
+      return;
+    }
+    if (v instanceof ArrayBuffer) {
+      out.add(v);
+      return;
+    }
+    for (const child of Array.isArray(v) ? v : Object.values(v)) walk(child, depth + 1);
+  };
+  walk(value, 0);
+  return [...out];
+}
