@@ -56,10 +56,16 @@ function Editor({ clip, frame }: { clip: Clip; frame: number }) {
       try {
         const lock = await acquireClipLock(first.current.clip.id);
         release = lock.release;
+        // Unmounted while the lock was being granted (a quick remount): give it back at once.
+        if (!alive) return lock.release();
         const author = (await getUserName(db)) ?? DEFAULT_USER;
         session = await EditorSession.open(db, first.current.clip, author, first.current.frame, !lock.granted);
         images = new FrameImageCache(db, first.current.clip.id);
-        if (!alive) return;
+        if (!alive) {
+          void session.close().finally(() => lock.release());
+          images.destroy();
+          return;
+        }
         if (!lock.granted) notify('warn', `"${first.current.clip.name}" is open for editing in another tab; this tab is read-only.`);
         setOpened({ session, images, author });
       } catch (err) {

@@ -7,6 +7,7 @@ import { CanvasView } from '../canvas/canvasView';
 import type { EditorSession } from '../session/editorSession';
 import type { FrameImageCache } from '../session/frameImages';
 import { useEditorView } from './editorViewState';
+import { recordPerf } from './perfProbe';
 
 export interface CanvasHandle {
   fit(): void;
@@ -29,6 +30,7 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
     const el = container.current!;
     const { clip } = session;
     const view = new CanvasView(el, clip.width, clip.height);
+    view.onPaint = (ms) => recordPerf('mask repaint', ms);
     handleRef.current = {
       fit: () => {
         view.fit();
@@ -110,10 +112,12 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
         panning = { x: e.clientX, y: e.clientY };
         return;
       }
+      const t0 = performance.now();
       // Coalesced events keep fast strokes smooth when the browser batches moves per frame.
       const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
       for (const ce of events.length > 0 ? events : [e]) session.pointerMove(input(ce));
       drawPreview();
+      recordPerf('pointermove', performance.now() - t0);
     };
     const onUp = (e: PointerEvent) => {
       if (panning) {
@@ -121,8 +125,10 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
         el.style.cursor = '';
         return;
       }
+      const t0 = performance.now();
       session.pointerUp(input(e));
       drawPreview();
+      recordPerf('pointerup (commit)', performance.now() - t0);
     };
     const onCancel = () => {
       panning = null;
