@@ -8,6 +8,7 @@ import type { ClipSource } from '../store/types';
 import { describeOsc, subsetOf, type Subset } from '../taxonomy/osc';
 import type { SampledVideo } from './video/sampleVideo';
 import type { ImageSequence } from './images/imageSequence';
+import { stem } from './files/virtualFile';
 
 export interface DraftContext {
   projectId: string;
@@ -91,6 +92,19 @@ export function imageSequenceDraft(
     height: seq.height,
     sampleFps,
     source: { kind, fileName: sourceName },
-    frames: seq.frames.map((f, k) => ({ timestampSec: k / sampleFps, image: f.image, mime: f.mime })),
+    frames: namedFrames(seq.frames.map((f, k) => ({ timestampSec: k / sampleFps, image: f.image, mime: f.mime })), seq.frames),
   });
+}
+
+/**
+ * Names frames after their files' stems (Frame.name), which predictions and exports are matched by.
+ * All or nothing: if any stem could not be stored as a name (empty, surrounding spaces, over 200
+ * characters, or two equal ignoring case) no frame is named, and every frame falls back to its
+ * positional name frame0000, frame0001, ... — a mix could give two frames the same name.
+ */
+export function namedFrames(frames: DraftFrame[], files: readonly { path: string }[]): DraftFrame[] {
+  const names = files.map((f) => stem(f.path));
+  const lower = new Set(names.map((n) => n.toLowerCase()));
+  const usable = names.length === frames.length && lower.size === names.length && names.every((n) => n.length > 0 && n.length <= 200 && n === n.trim());
+  return usable ? frames.map((f, k) => ({ ...f, name: names[k] })) : frames;
 }

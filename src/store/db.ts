@@ -1,8 +1,9 @@
 import { Dexie, type DexieOptions, type Table } from 'dexie';
 import { StoreError, reasonOf } from './errors';
-import { SCHEMA_V1, SCHEMA_V2, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
+import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
 import type {
   Clip,
+  FlagDismissal,
   Frame,
   FrameImage,
   Layer,
@@ -29,11 +30,13 @@ export class SpocDb extends Dexie {
   declare layers: Table<Layer, [string, LayerSource, number]>;
   declare revisions: Table<Revision, number, RevisionInput>;
   declare meta: Table<MetaEntry, string>;
+  declare reviewFlags: Table<FlagDismissal, [string, LayerSource, string]>;
 
   constructor(name: string = DEFAULT_DB_NAME, options?: SpocDbOptions) {
     super(name, options);
     this.version(1).stores(SCHEMA_V1);
     this.version(2).stores(SCHEMA_V2).upgrade(upgradeV1toV2);
+    this.version(3).stores(SCHEMA_V3);
   }
 }
 

@@ -22,6 +22,8 @@ export interface DraftFrame {
   image: Blob;
   mime: string;
   phase?: FramePhase;
+  /** The frame's file stem ("frame0007") when it came from a file; unique per clip ignoring case. */
+  name?: string;
 }
 
 export interface DraftLayer {
@@ -131,6 +133,7 @@ export function buildImportRows(draft: ClipImportDraft, clipId: string, now: num
   const frames: Frame[] = [];
   const images: FrameImage[] = [];
   let lastTime = -Infinity;
+  const names = new Map<string, number>();
   draft.frames.forEach((f, index) => {
     if (!(f.image instanceof Blob)) throw invalid(`frame ${index} has no image`);
     if (!f.mime) throw invalid(`frame ${index} has no image type`);
@@ -141,6 +144,15 @@ export function buildImportRows(draft: ClipImportDraft, clipId: string, now: num
     lastTime = f.timestampSec;
     const frame: Frame = { clipId, index, timestampSec: f.timestampSec };
     if (f.phase) frame.phase = f.phase;
+    if (f.name !== undefined) {
+      if (typeof f.name !== 'string' || !f.name.trim() || f.name !== f.name.trim() || f.name.length > 200) {
+        throw invalid(`frame ${index} has the name ${JSON.stringify(f.name)}; a frame name is 1-200 characters without surrounding spaces`);
+      }
+      const other = names.get(f.name.toLowerCase());
+      if (other !== undefined) throw invalid(`frames ${other} and ${index} are both named "${f.name}" (names must differ, ignoring case)`);
+      names.set(f.name.toLowerCase(), index);
+      frame.name = f.name;
+    }
     frames.push(frame);
     images.push({ clipId, index, blob: f.image, mime: f.mime, width: c.width, height: c.height });
   });

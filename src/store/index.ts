@@ -56,6 +56,8 @@ export {
   type LayerAreas,
   type LayerEdit,
 } from './layers';
+export { writeSourceLayers, type SourceLayersOptions, type SourceLayersResult } from './sourceLayers';
+export { putFlagDismissal, listFlagDismissals, deleteFlagDismissal } from './reviewFlags';
 export { isLayerSource } from './validate';
 export { appendRevision, listRevisions, listClipRevisions } from './revisions';
 export { clipProgress, projectStats, countProgress, type ClipProgress, type ProjectStats } from './progress';

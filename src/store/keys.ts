@@ -49,3 +49,17 @@ export function clipRevisions(db: SpocDb, clipId: string) {
     .where('[clipId+source+frameIndex]')
     .between([clipId, Dexie.minKey, Dexie.minKey], [clipId, Dexie.maxKey, Dexie.maxKey]);
 }
+
+/** Flag dismissals of a clip (all sources), ordered by source then flag id. */
+export function clipFlagDismissals(db: SpocDb, clipId: string) {
+  return db.reviewFlags
+    .where('[clipId+source+flagId]')
+    .between([clipId, Dexie.minKey, Dexie.minKey], [clipId, Dexie.maxKey, Dexie.maxKey]);
+}
+
+/** Flag dismissals of one source of a clip. */
+export function sourceFlagDismissals(db: SpocDb, clipId: string, source: LayerSource) {
+  return db.reviewFlags
+    .where('[clipId+source+flagId]')
+    .between([clipId, source, Dexie.minKey], [clipId, source, Dexie.maxKey]);
+}

@@ -5,7 +5,10 @@ import { StoreError } from './errors';
 import { layerAreas } from './layers';
 import { listClipsByStatus } from './clips';
 import { clipProgress } from './progress';
-import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_VERSION, type MigrationIssue } from './schema';
+import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_VERSION, type MigrationIssue } from './schema';
+import { listFrames } from './frames';
+import { listFlagDismissals, putFlagDismissal } from './reviewFlags';
+import { deleteClip } from './clips';
 import { H, W, clipDraft, fakeIdb, rleWithArea } from './testFixtures';
 
 describe('fresh database', () => {
@@ -14,7 +17,7 @@ describe('fresh database', () => {
     expect(await installedSchemaVersion('fresh', opts)).toBeNull();
     const db = await openSpocDb('fresh', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V2).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V3).sort());
     db.close();
     expect(await installedSchemaVersion('fresh', opts)).toBe(SCHEMA_VERSION);
   });
@@ -42,7 +45,8 @@ describe('v1 -> v2 upgrade', () => {
     v1.close();
 
     const db = await openSpocDb('upgrade', opts);
-    expect(db.verno).toBe(2);
+    // Through v2 on to the current version.
+    expect(db.verno).toBe(SCHEMA_VERSION);
     const layers = await db.layers.toArray();
     const byKey = Object.fromEntries(layers.map((l) => [`${l.source}/${l.frameIndex}`, [l.actArea, l.trfArea]]));
     expect(byKey).toEqual({ 'gt/0': [7, 2], 'gt/1': [0, 0], 'gt/2': [0, 0], 'pred:sam/0': [11, 0] });
@@ -67,11 +71,48 @@ describe('v1 -> v2 upgrade', () => {
   });
 });
 
+describe('v2 -> v3 upgrade', () => {
+  it('adds the reviewFlags table and keeps every row; frames without a name still read', async () => {
+    const opts = fakeIdb();
+    // The app as it shipped v2: v1 and v2 declared.
+    const v2 = new Dexie('upgrade3', opts);
+    v2.version(1).stores(SCHEMA_V1);
+    v2.version(2).stores(SCHEMA_V2);
+    await v2.open();
+    const clip = { ...clipDraft('p1', { frameCount: 2 }), id: 'c1', createdAt: 1, updatedAt: 1, status: 'in_review' };
+    await v2.table('projects').add({ id: 'p1', name: 'P', createdAt: 1, updatedAt: 1, settings: { sampleFps: 1, thresholds: {} } });
+    await v2.table('clips').add(clip);
+    const frames = [0, 1].map((index) => ({ clipId: 'c1', index, timestampSec: index }));
+    await v2.table('frames').bulkAdd(frames);
+    const provenance = { kind: 'manual', by: 'ann', at: 1 };
+    const layer = { clipId: 'c1', frameIndex: 0, source: 'gt', act: rleWithArea(H, W, 4), trf: rleWithArea(H, W, 0), provenance, updatedAt: 1, actArea: 4, trfArea: 0 };
+    await v2.table('layers').add(layer);
+    await v2.table('meta').put({ key: 'user.name', value: 'rev' });
+    const before = Object.fromEntries(await Promise.all(v2.tables.map(async (t) => [t.name, await t.toArray()] as const)));
+    v2.close();
+
+    const db = await openSpocDb('upgrade3', opts);
+    expect(db.verno).toBe(3);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V3).sort());
+    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
+    expect(await db.reviewFlags.count()).toBe(0);
+    expect((await listFrames(db, 'c1')).map((f) => f.name)).toEqual([undefined, undefined]);
+    expect(await layerAreas(db, 'c1', 'gt')).toEqual([{ frameIndex: 0, actArea: 4, trfArea: 0 }]);
+
+    // The new table works, and deleting the clip takes its dismissals along.
+    await putFlagDismissal(db, { clipId: 'c1', source: 'gt', flagId: 'speck:0:abc', kind: 'speck', frameIndex: 0, reason: 'crumb', by: 'rev', at: 2 });
+    expect(await listFlagDismissals(db, 'c1')).toHaveLength(1);
+    await deleteClip(db, 'c1');
+    expect(await db.reviewFlags.count()).toBe(0);
+    db.close();
+  });
+});
+
 describe('newer schema', () => {
   it('refuses, with a clear message, a database written by a newer app, and leaves it unchanged', async () => {
     const opts = fakeIdb();
     const future = new Dexie('future', opts);
-    future.version(3).stores({ ...SCHEMA_V2, reviews: 'id, clipId' });
+    future.version(4).stores({ ...SCHEMA_V3, reviews: 'id, clipId' });
     await future.open();
     await future.table('reviews').add({ id: 'r1', clipId: 'c1' });
     future.close();
@@ -82,13 +123,13 @@ describe('newer schema', () => {
     );
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe('newer_schema');
-    expect((err as StoreError).message).toMatch(/newer version of the app \(schema v3; this version reads up to v2\)/);
+    expect((err as StoreError).message).toMatch(/newer version of the app \(schema v4; this version reads up to v3\)/);
     expect((err as StoreError).message).toMatch(/Nothing was opened or changed/);
 
     const again = new Dexie('future', opts);
     await again.open();
-    // Native 30 = Dexie version 3, not patched (Dexie would have made it 31 had SpocDb opened it).
-    expect(again.backendDB().version).toBe(30);
+    // Native 40 = Dexie version 4, not patched (Dexie would have made it 41 had SpocDb opened it).
+    expect(again.backendDB().version).toBe(40);
     expect(again.tables.map((t) => t.name)).toContain('reviews');
     expect(await again.table('reviews').count()).toBe(1);
     again.close();

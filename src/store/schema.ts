@@ -38,7 +38,21 @@ export const SCHEMA_V2 = {
   layers: '[clipId+source+frameIndex], [clipId+frameIndex], [clipId+source+frameIndex+actArea+trfArea]',
 } as const;
 
-export const SCHEMA_VERSION = 2;
+/**
+ * 2026-11-23 — v3 (review room):
+ * - New table `reviewFlags`: dismissals of automatic review flags (FlagDismissal), keyed by
+ *   `[clipId+source+flagId]`; the key's `[clipId]` prefix answers "every dismissal of a clip".
+ * - Frame gains an optional `name` (the original file stem), written by importers from now on so
+ *   predictions can be matched to frames by name. Not indexed and not backfilled (the stems of
+ *   older imports were never stored); absent means the positional name frame0000, frame0001, ...
+ *   No row changes shape, so there is no upgrade function.
+ */
+export const SCHEMA_V3 = {
+  ...SCHEMA_V2,
+  reviewFlags: '[clipId+source+flagId]',
+} as const;
+
+export const SCHEMA_VERSION = 3;
 
 /** Index name of the v2 area index, shared by the repositories that read it. */
 export const LAYER_AREA_INDEX = '[clipId+source+frameIndex+actArea+trfArea]';

@@ -100,6 +100,12 @@ export interface Frame {
   clipId: string;
   index: number;
   timestampSec: number;
+  /**
+   * The frame's original file stem ("frame0007"), unique per clip ignoring case; v3, set by importers
+   * that read files (folders, zips, WhereToChange). Absent for video imports and rows written before
+   * v3: those frames are named frame0000, frame0001, ... by position (io/formats defaultFrameName).
+   */
+  name?: string;
   phase?: FramePhase;
   ignored?: FrameIgnored;
   /** Set when someone looked at the frame and found nothing to paint (an empty mask is an answer). */
@@ -196,4 +202,23 @@ export type RevisionInput = Omit<Revision, 'seq'>;
 export interface MetaEntry {
   key: string;
   value: unknown;
+}
+
+/**
+ * v3: a reviewer dismissed an automatic review flag (src/review/flags). Keyed by the flag's stable id
+ * (a hash of kind, frame, state and box), so the flag stays dismissed when the flags are recomputed;
+ * an edit that changes the flagged region gives a new id, and the flag comes back for a fresh look.
+ */
+export interface FlagDismissal {
+  clipId: string;
+  /** The layer the flag was computed on (usually gt). */
+  source: LayerSource;
+  flagId: string;
+  /** Flag kind, opaque to the store ("reversal", "speck", ...), kept for listings. */
+  kind: string;
+  frameIndex: number;
+  box?: RevisionBox;
+  reason: string;
+  by: string;
+  at: number;
 }

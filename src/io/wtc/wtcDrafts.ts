@@ -10,7 +10,7 @@ import { encodeLayer } from '../../masks/layers';
 import { decodeIndexedPng } from '../indexedPng';
 import { ImportError, throwIfAborted } from '../importError';
 import { checkFrames, type SequenceOptions } from '../images/imageSequence';
-import { clipDraft, type DraftContext } from '../clipDrafts';
+import { clipDraft, namedFrames, type DraftContext } from '../clipDrafts';
 import { stem } from '../files/virtualFile';
 import { parseOscName } from '../../taxonomy/osc';
 import type { ClipImportDraft, DraftLayer } from '../../store/importCommit';
@@ -64,7 +64,8 @@ export async function wtcDraft(ctx: DraftContext, video: WtcVideo, options: Sequ
     height: seq.height,
     sampleFps: WTC_FPS,
     source: { kind: 'wtc', fileName: where },
-    frames: seq.frames.map((f, k) => ({ timestampSec: k / WTC_FPS, image: f.image, mime: f.mime })),
+    // Frames are named after their file stems (Frame.name): predictions are matched to frames by it.
+    frames: namedFrames(seq.frames.map((f, k) => ({ timestampSec: k / WTC_FPS, image: f.image, mime: f.mime })), seq.frames),
     layers,
   });
   return { draft, excludedPixels };

@@ -1,0 +1,51 @@
+/**
+ * The flags of a stored clip, with the reviewer's dismissals applied, and dismissing one: the glue
+ * between the pure flags (review/flags) and the store (reviewFlags table, schema v3).
+ */
+import type { SpocDb } from '../store/db';
+import { getClip } from '../store/clips';
+import { StoreError } from '../store/errors';
+import { listFrames } from '../store/frames';
+import { listLayers } from '../store/layers';
+import { deleteFlagDismissal, listFlagDismissals, putFlagDismissal } from '../store/reviewFlags';
+import type { FlagDismissal, LayerSource } from '../store/types';
+import { applyDismissals, computeFlags, dismissFlag, flagFramesFromLayers, type Flag, type FlagOptions, type SplitFlags } from './flags';
+
+export interface ClipFlags extends SplitFlags {
+  /** Every flag, open or not, in display order. */
+  all: Flag[];
+}
+
+/** Computes a clip's flags over one source (default gt) and splits off the dismissed ones. */
+export async function loadClipFlags(db: SpocDb, clipId: string, source: LayerSource = 'gt', options: FlagOptions = {}): Promise<ClipFlags> {
+  const clip = await getClip(db, clipId);
+  if (!clip) throw new StoreError('not_found', 'Clip was not found; it may have been deleted in another tab.');
+  const [frames, layers, dismissals] = await Promise.all([listFrames(db, clipId), listLayers(db, clipId, source), listFlagDismissals(db, clipId, source)]);
+  const all = computeFlags(flagFramesFromLayers(frames, layers, clip), options);
+  return { all, ...applyDismissals(all, dismissals) };
+}
+
+/** Dismisses a flag with a reason; it stays dismissed across recomputations while its region is unchanged. */
+export async function saveFlagDismissal(
+  db: SpocDb,
+  flag: Flag,
+  reason: string,
+  ctx: { clipId: string; by: string; source?: LayerSource },
+): Promise<FlagDismissal> {
+  let row: FlagDismissal;
+  try {
+    row = dismissFlag(flag, reason, ctx);
+  } catch (err) {
+    throw new StoreError('invalid', err instanceof Error ? capitalise(err.message) + '.' : String(err));
+  }
+  return putFlagDismissal(db, row);
+}
+
+/** Brings a dismissed flag back. */
+export async function undoFlagDismissal(db: SpocDb, clipId: string, flagId: string, source: LayerSource = 'gt'): Promise<boolean> {
+  return deleteFlagDismissal(db, clipId, source, flagId);
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

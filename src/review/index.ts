@@ -1,0 +1,45 @@
+/**
+ * The review room's data side: automatic flags, prediction import, error maps and diffs.
+ * See docs/review.md.
+ */
+export * from './flags';
+export { loadClipFlags, saveFlagDismissal, undoFlagDismissal, type ClipFlags } from './flagStore';
+export {
+  commitPrediction,
+  frameMatchName,
+  frameNameIndex,
+  importPredictionCoco,
+  importPredictionPngs,
+  predictionSource,
+  predictionTarget,
+  readPredictionCoco,
+  readPredictionPngs,
+  type CocoPredictionOptions,
+  type CommitPredictionOptions,
+  type FrameMatch,
+  type PngPredictionOptions,
+  type PredictionDraft,
+  type PredictionImportResult,
+  type PredictionSource,
+  type PredictionTarget,
+} from './predictions';
+export {
+  DIFF_BITS,
+  ERROR_CLASS,
+  ERROR_COLOURS,
+  diffMaps,
+  errorMap,
+  frameCountsOf,
+  paintErrorMap,
+  summarizeErrors,
+  zeroErrorCounts,
+  type ErrorClass,
+  type ErrorClassName,
+  type ErrorCounts,
+  type ErrorMap,
+  type ErrorSummary,
+  type MapDiff,
+  type Rgba,
+  type StateDiff,
+  type StateErrors,
+} from './errorMap';
