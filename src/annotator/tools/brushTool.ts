@@ -7,7 +7,7 @@
 import type { Box } from '../../masks/labelMap';
 import { capsuleBox, snapBrushCentre, stampCapsule, type Point } from '../paint/brush';
 import { paintTable, type PaintClass, type WriteTable } from '../paint/paintRule';
-import { GestureBackup } from './gestureBackup';
+import { GestureBackup, escapeCancels } from './gestureBackup';
 import { isSubtract, startsGesture, type PointerInput, type Tool, type ToolContext, type ToolPreview } from './types';
 
 type State =
@@ -86,27 +86,21 @@ export class BrushTool implements Tool {
   }
 
   onKey(key: string): boolean {
-    if (key === 'Escape' && this.busy) {
-      this.cancel();
-      return true;
-    }
-    return false;
+    return escapeCancels(this, key);
   }
 
   cancel(): void {
     if (this.s.name !== 'painting') return;
     const { backup } = this.s;
     this.s = { name: 'idle' };
-    backup.restore();
-    this.invalidate(backup.dirty);
+    backup.rollback(this.ctx);
   }
 
   finish(): void {
     if (this.s.name !== 'painting') return;
     const { backup, frameIndex, erase } = this.s;
     this.s = { name: 'idle' };
-    const patch = backup.toPatch(frameIndex, erase ? 'erase' : 'brush');
-    if (patch) this.ctx.commit(patch);
+    backup.commit(this.ctx, frameIndex, erase ? 'erase' : 'brush');
   }
 
   private stamp(a: Point, b: Point): void {

@@ -6,7 +6,7 @@
 import { floodRegion } from '../paint/flood';
 import { changes, paintTable } from '../paint/paintRule';
 import { fillSpans } from '../paint/spans';
-import { GestureBackup } from './gestureBackup';
+import { GestureBackup, escapeCancels } from './gestureBackup';
 import { isSubtract, startsGesture, type PointerInput, type Tool, type ToolContext } from './types';
 
 type State = { name: 'idle' } | { name: 'filled'; backup: GestureBackup; frameIndex: number; action: string };
@@ -47,26 +47,20 @@ export class FloodFillTool implements Tool {
   }
 
   onKey(key: string): boolean {
-    if (key === 'Escape' && this.busy) {
-      this.cancel();
-      return true;
-    }
-    return false;
+    return escapeCancels(this, key);
   }
 
   cancel(): void {
     if (this.s.name !== 'filled') return;
     const { backup } = this.s;
     this.s = { name: 'idle' };
-    backup.restore();
-    this.ctx.invalidate(backup.dirty);
+    backup.rollback(this.ctx);
   }
 
   finish(): void {
     if (this.s.name !== 'filled') return;
     const { backup, frameIndex, action } = this.s;
     this.s = { name: 'idle' };
-    const patch = backup.toPatch(frameIndex, action);
-    if (patch) this.ctx.commit(patch);
+    backup.commit(this.ctx, frameIndex, action);
   }
 }

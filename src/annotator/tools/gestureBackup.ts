@@ -12,6 +12,7 @@
 import { boxUnion, clampBox, isEmptyBox } from '../../masks/geometry';
 import type { Box, LabelMap } from '../../masks/labelMap';
 import type { Patch } from '../patch';
+import type { ToolContext } from './types';
 
 const BAND = 16;
 
@@ -114,4 +115,24 @@ export class GestureBackup {
     }
     return { x: x0, y: y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
   }
+
+  /** Cancel: puts the pre-gesture pixels back and has them redrawn. */
+  rollback(ctx: Pick<ToolContext, 'invalidate'>): void {
+    this.restore();
+    ctx.invalidate(this.dirty);
+  }
+
+  /** Finish: hands the gesture to the editor as its one patch (nothing when no pixel changed). */
+  commit(ctx: Pick<ToolContext, 'commit'>, frameIndex: number, action: string): void {
+    const patch = this.toPatch(frameIndex, action);
+    if (patch) ctx.commit(patch);
+  }
 }
+
+/** Escape cancels a gesture in progress; every tool answers keys this way first. */
+export function escapeCancels(tool: { readonly busy: boolean; cancel(): void }, key: string): boolean {
+  if (key !== 'Escape' || !tool.busy) return false;
+  tool.cancel();
+  return true;
+}
+

@@ -3,6 +3,7 @@
  * preview only); on release the enclosed area is filled with the active class, or cut to 0 when
  * the press used the secondary button or Alt. Escape drops the path.
  */
+import { escapeCancels } from './gestureBackup';
 import type { Point } from '../paint/brush';
 import { commitPolygon } from './commitSpans';
 import { isSubtract, startsGesture, type PointerInput, type Tool, type ToolContext, type ToolPreview } from './types';
@@ -49,11 +50,7 @@ export class LassoTool implements Tool {
   }
 
   onKey(key: string): boolean {
-    if (key === 'Escape' && this.busy) {
-      this.cancel();
-      return true;
-    }
-    return false;
+    return escapeCancels(this, key);
   }
 
   cancel(): void {

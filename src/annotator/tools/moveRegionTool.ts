@@ -12,7 +12,7 @@ import type { Box } from '../../masks/labelMap';
 import { floodRegion, type Region } from '../paint/flood';
 import { paintTable, type WriteTable } from '../paint/paintRule';
 import { fillSpans, paintSpans, translateSpans } from '../paint/spans';
-import { GestureBackup } from './gestureBackup';
+import { GestureBackup, escapeCancels } from './gestureBackup';
 import { type PointerInput, type Tool, type ToolContext, type ToolPreview } from './types';
 
 type State =
@@ -96,26 +96,20 @@ export class MoveRegionTool implements Tool {
   }
 
   onKey(key: string): boolean {
-    if (key === 'Escape' && this.busy) {
-      this.cancel();
-      return true;
-    }
-    return false;
+    return escapeCancels(this, key);
   }
 
   cancel(): void {
     if (this.s.name !== 'moving') return;
     const { backup } = this.s;
     this.s = { name: 'idle' };
-    backup.restore();
-    this.ctx.invalidate(backup.dirty);
+    backup.rollback(this.ctx);
   }
 
   finish(): void {
     if (this.s.name !== 'moving') return;
     const { backup, frameIndex, copy } = this.s;
     this.s = { name: 'idle' };
-    const patch = backup.toPatch(frameIndex, copy ? 'move.copy' : 'move');
-    if (patch) this.ctx.commit(patch);
+    backup.commit(this.ctx, frameIndex, copy ? 'move.copy' : 'move');
   }
 }
