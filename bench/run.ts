@@ -8,6 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { build, preview } from 'vite';
 import { chromium } from '@playwright/test';
 import type { BenchRow } from './browser/importBench';
+import { runPanelBench } from './browser/panelDriver';
 
 const here = new URL('.', import.meta.url).pathname;
 const only = process.argv[2];
@@ -50,6 +51,8 @@ async function browserBenches(): Promise<void> {
     });
     printTable(rows);
     await editorBench(page);
+    console.log('\n## browser: metric panels (Chromium, 1400x900 window)');
+    printTable(await runPanelBench(page, 'http://127.0.0.1:4399'));
   } finally {
     await browser.close();
     await server.close();

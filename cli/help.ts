@@ -7,12 +7,15 @@ Usage:
   spoc-studio eval --gt DIR --pred DIR [--json FILE] [--convention NAME] [--boundary]
   spoc-studio demo --out DIR [--seed N] [--kind KIND] [--frames N] [--size WxH] [--clips N]
                    [--pred-out DIR [--pred-noise P]]
+  spoc-studio convert --from FORMAT --to FORMAT IN OUT [options]
   spoc-studio help [COMMAND]
   spoc-studio --version
 
 Commands:
-  eval   score predicted masks against ground truth (SPOC mIoU table, progress, DAVIS J&F)
-  demo   write generated clips with exact ground truth (and optionally degraded predictions)
+  eval      score predicted masks against ground truth (SPOC mIoU table, progress, DAVIS J&F)
+  demo      write generated clips with exact ground truth (and optionally degraded predictions)
+  convert   convert annotations between WhereToChange, DAVIS, COCO and VISOR (lossless where the
+            target format can carry it; see docs/formats.md)
 
 Exit codes: 0 success, 1 data error (a file is unreadable, malformed or inconsistent), 2 usage error.
 Run "spoc-studio help COMMAND" for the options of a command. Documentation: docs/cli.md.
@@ -47,9 +50,10 @@ Masks are indexed PNGs: 0 background, 1 actionable, 2 transformed. In GT, 3 is b
 
 Matching: videos by name (<osc>/<video>), frames by file name without extension. A GT frame
 without prediction scores as an empty prediction; a prediction without GT frame is a warning.
-Optional <osc>/meta/<video>.json (DAVIS: meta/<video>.json) gives "phases" (initial /
-transitioning / end per frame; enables the transition column and end-state progress metrics)
-and "ignored" (frames left out). Verb, noun and seen/novel come from <osc> and the taxonomy;
+Optional <osc>/meta/<video>.json (DAVIS: meta/<video>.json) gives each frame's phase (initial /
+transitioning / end; enables the transition column and end-state progress metrics) and which
+frames are ignored: the app's export schema (frames: [{name, phase, ignored}]) or plain
+"phases" / "ignored" lists. Verb, noun and seen/novel come from <osc> and the taxonomy;
 DAVIS layout has verb "unknown" and no seen/novel split.
 `;
 
@@ -79,4 +83,43 @@ Try:  spoc-studio demo --out demo --clips 3 --pred-out demo --pred-noise 0.4
       spoc-studio eval --gt demo --pred demo
 `;
 
-export const HELP: Record<string, string> = { eval: EVAL_HELP, demo: DEMO_HELP };
+export const CONVERT_HELP = `Usage: spoc-studio convert --from FORMAT --to FORMAT IN OUT [options]
+
+Converts annotations with the same code as the app (src/io/formats; docs/formats.md). Label maps
+come out byte-identical wherever the target format can carry them; frame images are copied as
+they are between folder formats.
+
+Formats:
+  wtc     WhereToChange: <verb>_<noun>/JPEGImages_1fps/<video>/*.jpg, gt/masks/<video>/*.png and
+          meta/<video>.json. IN: a folder (or a .zip of one); OUT: a folder.
+  davis   DAVIS: JPEGImages/<video>/*.jpg and Annotations/<video>/*.png (255 = void).
+          IN: a folder (or a .zip); OUT: a folder.
+  coco    COCO JSON with pycocotools RLE (one file for all clips). IN: a .json file or a folder of
+          them; OUT: a .json file (or a folder, written as annotations.json).
+  visor   VISOR-style polygon JSON, one file per video. IN: a .json file or a folder of them;
+          OUT: a .json file for one clip, else a folder.
+
+Options:
+  --from FORMAT       format of IN (required)
+  --to FORMAT         format of OUT (required)
+  --source NAME       layer to convert: gt, proposal or pred:<name> (default: the one source the
+                      input has, else gt)
+  --fps N             frame rate for inputs that do not record one (DAVIS, plain COCO; default 1)
+  --size WxH          frame size for VISOR input without info.width/height
+  --verb V --noun N   verb and object for WhereToChange output of clips that have none (DAVIS,
+                      VISOR and plain COCO input); they name the <verb>_<noun> folder
+  --overlap POLICY    pixels claimed by both states in COCO/VISOR input: transformed (default,
+                      with a warning) | actionable | error
+  --ignored MODE      ignored frames in DAVIS output: void (default; all-255 masks) | painted
+  --force             write into an existing OUT (files of the same name are overwritten)
+  -h, --help          show this help
+
+JSON formats carry no frame images: converting COCO or VISOR to a folder format writes masks
+(and WhereToChange metadata) only.
+
+Try:  spoc-studio demo --out demo --clips 2
+      spoc-studio convert --from wtc --to coco demo demo.json
+      spoc-studio convert --from coco --to davis demo.json davis
+`;
+
+export const HELP: Record<string, string> = { eval: EVAL_HELP, demo: DEMO_HELP, convert: CONVERT_HELP };

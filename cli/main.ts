@@ -3,6 +3,7 @@
  * to the injected sinks, so tests run the real commands in-process. Entry points: cli/spoc-studio.ts
  * (and the cli/spoc-studio.mjs shim behind the "spoc-studio" bin).
  */
+import { convertCommand } from './commands/convert';
 import { demoCommand } from './commands/demo';
 import { evalCommand } from './commands/eval';
 import { HELP, MAIN_HELP } from './help';
@@ -12,6 +13,7 @@ import { packageVersion } from './version';
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<number>> = {
   eval: evalCommand,
   demo: demoCommand,
+  convert: convertCommand,
 };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {

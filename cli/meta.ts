@@ -6,6 +6,8 @@
  *            order), or an object keyed by frame name.
  *   ignored  frames left out of evaluation: frame names, or 0-based indices into the same list as
  *            `phases`; or an object { "<frame>": true }.
+ * The app's own export schema (src/io/formats/wtcMeta.ts, version 1) is read too: there `frames` is
+ * a list of objects { name, phase?, ignored? } that carry both per frame.
  * Every other field (verb, noun, prompts, fps, ...) is informational. A missing file means: no
  * phases, no ignored frames.
  */
@@ -61,7 +63,18 @@ export function parseVideoMeta(json: Record<string, unknown>, video: MaskVideo, 
   const gtKeys = new Set(video.frames.map((f) => f.key));
   let order: string[] = video.frames.map((f) => f.key);
   let orderFrom = `the ${order.length} GT masks of ${video.key}`;
-  if (json.frames !== undefined) {
+  // The app's schema: frames as objects carrying their phase and ignore.
+  const frameObjects = Array.isArray(json.frames) && json.frames.length > 0 && json.frames.every((f) => typeof f === 'object' && f !== null);
+  if (frameObjects) {
+    const objects = json.frames as Record<string, unknown>[];
+    objects.forEach((f, i) => {
+      if (typeof f.name !== 'string') fail(`"frames"[${i}].name must be a frame name`);
+    });
+    order = objects.map((f) => frameKey(f.name as string));
+    orderFrom = `"frames" (${order.length} names)`;
+    if (json.phases === undefined) json = { ...json, phases: objects.map((f) => f.phase ?? null) };
+    if (json.ignored === undefined) json = { ...json, ignored: objects.map((f, i) => (f.ignored ? i : -1)).filter((i) => i >= 0) };
+  } else if (json.frames !== undefined) {
     if (!Array.isArray(json.frames) || !json.frames.every((f) => typeof f === 'string')) fail('"frames" must be an array of frame names');
     order = (json.frames as string[]).map(frameKey);
     orderFrom = `"frames" (${order.length} names)`;

@@ -167,3 +167,25 @@ test('a second tab opens the clip read-only and cannot change it', async ({ page
   await waitSaved(page);
   near((await areas(page, 0)).act, capsule(200));
 });
+
+test('instances: tag two painted regions as #1 and #2; the tags are stored and come back after a reload', async ({ page }) => {
+  await openEditor(page, CLIP);
+  await page.keyboard.press('1');
+  await drag(page, 100, 100, 200, 100);
+  await drag(page, 100, 250, 200, 250);
+  await page.keyboard.press('t');
+  await clickAt(page, 150, 100);
+  await page.keyboard.press('.');
+  await expect(page.getByTestId('instance-id')).toHaveText('#2');
+  await clickAt(page, 150, 250);
+  await clickAt(page, 400, 320); // background: no tag
+  await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-instances', '1,2');
+  await waitSaved(page);
+  const id = await clipId(page);
+  const row = (await readRows<LayerRow & { instances?: { tags: { id: number }[] } }>(page, 'layers')).find((l) => l.clipId === id && l.frameIndex === 0 && l.source === 'gt');
+  expect(row?.instances?.tags.map((t) => t.id)).toEqual([1, 2]);
+  near(row!.actArea, 2 * capsule(100)); // tagging painted nothing
+
+  await page.reload();
+  await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-instances', '1,2');
+});

@@ -1,5 +1,6 @@
 /** Exposes the in-page benchmarks to bench/run.ts from a production build (see bench.html). */
 import { runImportBench } from './importBench';
 import { seedEditorBench } from './editorBench';
+import { seedPanelBench } from './panelBench';
 
-(window as unknown as { spocBench: unknown }).spocBench = { runImportBench, seedEditorBench };
+(window as unknown as { spocBench: unknown }).spocBench = { runImportBench, seedEditorBench, seedPanelBench };

@@ -37,9 +37,11 @@ describe('spoc-studio demo', () => {
       noun: clip.meta.noun,
       actionable: clip.meta.actionable,
       transformed: clip.meta.transformed,
+      format: 'spoc-studio/wtc-meta',
+      version: 1,
+      video: 'demo-5',
       fps: 1,
-      frames: ['frame0000', 'frame0001', 'frame0002', 'frame0003'],
-      phases: [0, 1, 2, 3].map((t) => clip.phaseAt(t)),
+      frames: [0, 1, 2, 3].map((t) => ({ name: `frame000${t}`, timestamp_sec: t, phase: clip.phaseAt(t) })),
     });
     expect(['seen', 'novel']).toContain(meta.subset);
   });
@@ -74,5 +76,29 @@ describe('spoc-studio demo', () => {
     expect(e.stdout).toContain('Pred  n: WhereToChange layout (<osc>/pred/masks/<video>/*.png)');
     const mean = /^Mean \(verbs\) +3 +([0-9.]+)/m.exec(e.stdout);
     expect(Number(mean?.[1])).toBeLessThan(1);
+  });
+});
+
+describe('demo output is the app\'s own WhereToChange format', () => {
+  it('reads back through the app\'s importer (src/io/formats), phases included', async () => {
+    const { importWtc } = await import('../../src/io/formats');
+    const { dir, cleanup } = await tempDir('spoc-demo-fmt-');
+    const r = await runCli(['demo', '--out', dir, '--seed', '9', '--kind', 'grating', '--frames', '5', '--size', '160x90'], dir);
+    expect(r.code).toBe(0);
+    const files: { path: string; blob: Blob }[] = [];
+    const walk = async (rel: string): Promise<void> => {
+      for (const e of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+        const p = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) await walk(p);
+        else files.push({ path: p, blob: new Blob([await readFile(path.join(dir, p))]) });
+      }
+    };
+    await walk('');
+    const result = await importWtc(files, 'demo');
+    const clip = result.clips[0].annotations;
+    expect(clip.frames).toHaveLength(5);
+    expect(clip.frames.some((f) => f.phase === 'transitioning' || f.phase === 'initial')).toBe(true);
+    expect(result.warnings).toEqual([]);
+    await cleanup();
   });
 });

@@ -150,7 +150,12 @@ export async function writeDemo(options: DemoOptions, io: CliIo): Promise<DemoCl
       }
     }
 
+    // The app's WhereToChange metadata schema (src/io/formats/wtcMeta.ts), so `convert` and the
+    // app's importer read what `demo` writes; `eval` reads it too.
     const meta = {
+      format: 'spoc-studio/wtc-meta',
+      version: 1,
+      video,
       verb,
       noun,
       actionable,
@@ -159,10 +164,8 @@ export async function writeDemo(options: DemoOptions, io: CliIo): Promise<DemoCl
       fps: DEMO_FPS,
       width: options.width,
       height: options.height,
-      frames: names,
-      phases: times.map((t) => clip.phaseAt(t)),
-      ignored: [] as string[],
-      source: { generator: 'spoc-studio demo', kind, seed },
+      source: 'gt',
+      frames: names.map((name, k) => ({ name, timestamp_sec: times[k], phase: clip.phaseAt(times[k]) })),
     };
     const metaRel = `${osc}/meta/${video}.json`;
     await put(path.join(outAbs, metaRel), displayPath(options.out, metaRel), JSON.stringify(meta, null, 2) + '\n');

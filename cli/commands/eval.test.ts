@@ -61,17 +61,16 @@ async function loadClips(gtRoot: string, predRoot: string): Promise<EvalClip[]> 
       const meta = JSON.parse(await readFile(path.join(gtRoot, osc, 'meta', `${video}.json`), 'utf8')) as {
         verb: string;
         noun: string;
-        frames: string[];
-        phases: Phase[];
+        frames: { name: string; phase: Phase }[];
       };
       const frames: EvalFrame[] = [];
       for (let i = 0; i < meta.frames.length; i++) {
-        const name = `${meta.frames[i]}.png`;
+        const name = `${meta.frames[i].name}.png`;
         const predFile = path.join(predRoot, osc, 'pred', 'masks', video, name);
         frames.push({
           gt: await readMask(path.join(gtRoot, osc, 'gt', 'masks', video, name)),
           pred: (await exists(predFile)) ? await readMask(predFile) : null,
-          phase: meta.phases[i],
+          phase: meta.frames[i].phase,
         });
       }
       clips.push({ id: `${osc}/${video}`, verb: meta.verb, noun: meta.noun, subset: subsetOf(meta.verb, meta.noun), frames });

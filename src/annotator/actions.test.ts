@@ -22,11 +22,13 @@ function context(state: Partial<EditorState> = {}): ActionContext & { commands: 
     fitView: vi.fn(),
     actualSize: vi.fn(),
     openPalette: vi.fn(),
+    setInstanceId: vi.fn(),
   };
   return {
     commands,
     state: {
       tool: 'brush',
+      instanceId: 1,
       activeClass: 1,
       protect: false,
       masksVisible: true,

@@ -10,10 +10,15 @@ import type { PaintClass } from './paint/paintRule';
 import { matchShortcut, type KeyInput, type ShortcutOptions } from './shortcuts';
 import type { ToolId } from './tools/types';
 
+/** Painting tools, plus the instance tag tool (which labels regions, not pixels). */
+export type EditorToolId = ToolId | 'tag';
+
 /** What the editor can be asked to do. Implemented by the UI layer. */
 export interface EditorCommands {
   setClass(value: PaintClass): void;
-  setTool(id: ToolId): void;
+  setTool(id: EditorToolId): void;
+  /** The instance number the tag tool assigns. */
+  setInstanceId(id: number): void;
   setBrushSize(size: number): void;
   toggleProtect(): void;
   toggleMasks(): void;
@@ -38,7 +43,9 @@ export interface EditorCommands {
 
 /** The editor state actions look at (a small read-only snapshot, never pixels). */
 export interface EditorState {
-  tool: ToolId;
+  tool: EditorToolId;
+  /** Instance number the tag tool assigns next. */
+  instanceId: number;
   activeClass: PaintClass;
   protect: boolean;
   masksVisible: boolean;
@@ -95,7 +102,7 @@ function classAction(value: PaintClass, label: string): Action {
   };
 }
 
-function toolAction(tool: ToolId, label: string, key: string): Action {
+function toolAction(tool: EditorToolId, label: string, key: string): Action {
   return {
     id: `tool.${tool}`,
     label,
@@ -116,6 +123,23 @@ export const ACTIONS: readonly Action[] = [
   toolAction('lasso', 'Lasso', 'l'),
   toolAction('fill', 'Flood fill', 'f'),
   toolAction('move', 'Move region', 'm'),
+  toolAction('tag', 'Tag instance', 't'),
+  {
+    id: 'instance.previous',
+    label: 'Previous instance number',
+    group: 'tool',
+    shortcuts: [','],
+    enabled: ({ state }) => state.instanceId > 1,
+    run: ({ state, commands }) => commands.setInstanceId(state.instanceId - 1),
+  },
+  {
+    id: 'instance.next',
+    label: 'Next instance number',
+    group: 'tool',
+    shortcuts: ['.'],
+    enabled: always,
+    run: ({ state, commands }) => commands.setInstanceId(state.instanceId + 1),
+  },
   {
     id: 'brush.smaller',
     label: 'Smaller brush',

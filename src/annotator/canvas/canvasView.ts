@@ -30,6 +30,7 @@ export class CanvasView {
   private readonly maskCtx: CanvasRenderingContext2D;
   private readonly onionCanvas: HTMLCanvasElement;
   private readonly preview = new Konva.Group();
+  private readonly instanceLabels = new Konva.Group();
   private map: LabelMap | null = null;
   private dirty: Box | null = null;
   private frameRequest = 0;
@@ -56,7 +57,7 @@ export class CanvasView {
     this.onionNode.visible(false);
     this.imageLayer.add(this.imageNode);
     this.maskLayer.add(this.onionNode, this.maskNode);
-    this.previewLayer.add(this.preview);
+    this.previewLayer.add(this.instanceLabels, this.preview);
     // Mask pixels are labels: never blur them, whatever the zoom.
     this.maskLayer.imageSmoothingEnabled(false);
     this.stage.add(this.imageLayer, this.maskLayer, this.previewLayer);
@@ -136,6 +137,19 @@ export class CanvasView {
         this.preview.add(new Konva.Circle({ x: first.x, y: first.y, radius: (preview.willClose ? 6 : 3.5) / s, fill: preview.willClose ? '#facc15' : stroke }));
       }
     }
+    this.previewLayer.batchDraw();
+  }
+
+  /** Instance numbers at their seeds, with the region's box (regions come from resolveInstances). */
+  setInstances(regions: readonly { id: number; label: number; box: Box; x: number; y: number }[]): void {
+    this.instanceLabels.destroyChildren();
+    const s = this.transform.scale;
+    for (const r of regions) {
+      const colour = r.label === 2 ? '#86efac' : '#fca5a5';
+      this.instanceLabels.add(new Konva.Rect({ x: r.box.x, y: r.box.y, width: r.box.w, height: r.box.h, stroke: colour, strokeWidth: 1 / s, dash: [4 / s, 4 / s] }));
+      this.instanceLabels.add(new Konva.Text({ x: r.x + 2 / s, y: r.y - 14 / s, text: `#${r.id}`, fontSize: 13 / s, fill: '#fff', stroke: '#000', strokeWidth: 0.4 / s }));
+    }
+    this.stage.container().dataset.instances = regions.map((r) => r.id).join(',');
     this.previewLayer.batchDraw();
   }
 

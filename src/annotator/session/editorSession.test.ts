@@ -79,4 +79,22 @@ describe('EditorSession', () => {
     expect(labelArea(ro.map, 1)).toBe(0);
     await ro.close();
   });
+
+  it('tags instances on the label map and stores them with the layer', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    s.setBrushSize(1);
+    stroke(s, 0.5);
+    stroke(s, 4.5);
+    s.setTool('tag');
+    s.setInstanceId(2);
+    s.pointerDown({ x: 3.5, y: 4.5, button: 0, shift: false, alt: false });
+    s.pointerDown({ x: 3.5, y: 2.5, button: 0, shift: false, alt: false }); // background: no tag
+    expect(s.tags).toEqual([{ id: 2, x: 3, y: 4 }]);
+    expect(labelArea(s.map, 1)).toBe(16); // tagging never paints
+    await s.close();
+    expect((await getLayer(db, clip.id, 'gt', 0))?.instances).toEqual({ tags: [{ id: 2, x: 3, y: 4 }] });
+    const again = await EditorSession.open(db, clip, 'ann', 0);
+    expect(again.tags).toEqual([{ id: 2, x: 3, y: 4 }]);
+    await again.close();
+  });
 });

@@ -16,13 +16,17 @@ import { PersistQueue, type PendingWrite, type PersistStatus } from '../persistQ
 import { patchToRevision } from '../revisionPatch';
 import { clearFrame, copyFrame } from '../frameOps';
 import { createTool } from '../tools/createTool';
-import type { PointerInput, Tool, ToolContext, ToolId } from '../tools/types';
+import type { PointerInput, Tool, ToolContext } from '../tools/types';
+import type { EditorToolId } from '../actions';
+import { MAX_INSTANCE_ID, parseInstanceTags, tagRegion, type InstanceTag } from '../instances';
 import type { PaintClass } from '../paint/paintRule';
 import type { Patch } from '../patch';
 
 export interface SessionState {
   frameIndex: number;
-  tool: ToolId;
+  tool: EditorToolId;
+  /** Instance number the tag tool assigns. */
+  instanceId: number;
   activeClass: PaintClass;
   brushSize: number;
   protect: boolean;
@@ -57,6 +61,8 @@ export class EditorSession {
   private readonly history = new History();
   private readonly historyLoaded = new Set<number>();
   private readonly recentMaps = new Map<number, LabelMap>();
+  /** Instance tags per frame, as loaded or edited in this tab. */
+  private readonly tagsByFrame = new Map<number, InstanceTag[]>();
   private readonly queue: PersistQueue<LayerInput, RevisionInput>;
   private readonly ctx: MutableToolContext;
   private tool: Tool;
@@ -95,6 +101,7 @@ export class EditorSession {
     this.state = {
       frameIndex: -1,
       tool: 'brush',
+      instanceId: 1,
       activeClass: 1,
       brushSize: 16,
       protect: true,
@@ -197,6 +204,7 @@ export class EditorSession {
     if (cached) return cached;
     if (this.queue.status.pending > 0) await this.queue.flush();
     const layer = await getLayer(this.db, this.clip.id, this.source, index);
+    if (!this.tagsByFrame.has(index)) this.tagsByFrame.set(index, parseInstanceTags(layer?.instances));
     if (!layer) return createLabelMap(this.clip.width, this.clip.height);
     return decodeLayer(parseLayer(layer), { width: this.clip.width, height: this.clip.height });
   }
@@ -210,11 +218,30 @@ export class EditorSession {
 
   // ---- tools and settings ------------------------------------------------------------------
 
-  setTool(id: ToolId): void {
+  setTool(id: EditorToolId): void {
     if (id === this.state.tool) return;
     this.tool.finish();
-    this.tool = createTool(id, this.ctx);
+    // The tag tool labels regions and never paints: pixels keep the last painting tool.
+    if (id !== 'tag') this.tool = createTool(id, this.ctx);
     this.setState({ tool: id });
+  }
+
+  setInstanceId(id: number): void {
+    this.setState({ instanceId: Math.max(1, Math.min(MAX_INSTANCE_ID, Math.round(id))) });
+  }
+
+  /** Instance tags of the current frame. */
+  get tags(): readonly InstanceTag[] {
+    return this.tagsByFrame.get(this.ctx.frameIndex) ?? [];
+  }
+
+  /** Tags the region under (x, y) with the current instance number; saved like any edit. */
+  private tagAt(x: number, y: number): void {
+    const next = tagRegion(this.ctx.map, this.tags, x, y, this.state.instanceId);
+    if (!next) return;
+    this.tagsByFrame.set(this.ctx.frameIndex, next);
+    this.queue.enqueue(this.pendingWrite(this.ctx.frameIndex, []));
+    this.setState({ revision: this.state.revision + 1 });
   }
 
   setClass(value: PaintClass): void {
@@ -241,17 +268,21 @@ export class EditorSession {
 
   pointerDown(p: PointerInput): void {
     if (this.state.readOnly || this.ctx.frameIndex < 0) return;
+    if (this.state.tool === 'tag') {
+      if (p.button === 0) this.tagAt(p.x, p.y);
+      return;
+    }
     this.tool.onPointerDown(p);
     this.syncBusy();
   }
 
   pointerMove(p: PointerInput): void {
-    if (this.state.readOnly) return;
+    if (this.state.readOnly || this.state.tool === 'tag') return;
     this.tool.onPointerMove(p);
   }
 
   pointerUp(p: PointerInput): void {
-    if (this.state.readOnly) return;
+    if (this.state.readOnly || this.state.tool === 'tag') return;
     this.tool.onPointerUp(p);
     this.syncBusy();
   }
@@ -354,25 +385,31 @@ export class EditorSession {
   }
 
   private persist(patch: Patch): void {
-    const { map } = this.ctx;
     const at = Date.now();
-    const { act, trf } = encodeLayer(map);
-    const write: PendingWrite<LayerInput, RevisionInput> = {
+    const revision = { ...patchToRevision(patch), clipId: this.clip.id, source: this.source, author: this.author, at };
+    this.queue.enqueue(this.pendingWrite(patch.frameIndex, [revision]));
+    this.setState({ revision: this.state.revision + 1 });
+  }
+
+  /** The frame's whole layer as it is now (masks and instance tags) plus the given revisions. */
+  private pendingWrite(frameIndex: number, revisions: RevisionInput[]): PendingWrite<LayerInput, RevisionInput> {
+    const { act, trf } = encodeLayer(this.ctx.map);
+    const tags = this.tagsByFrame.get(frameIndex) ?? [];
+    return {
       clipId: this.clip.id,
-      frameIndex: patch.frameIndex,
+      frameIndex,
       source: this.source,
       layer: {
         clipId: this.clip.id,
-        frameIndex: patch.frameIndex,
+        frameIndex,
         source: this.source,
         act,
         trf,
-        provenance: { kind: 'manual', by: this.author, at },
+        ...(tags.length > 0 ? { instances: { tags } } : {}),
+        provenance: { kind: 'manual', by: this.author, at: Date.now() },
       },
-      revisions: [{ ...patchToRevision(patch), clipId: this.clip.id, source: this.source, author: this.author, at }],
+      revisions,
     };
-    this.queue.enqueue(write);
-    this.setState({ revision: this.state.revision + 1 });
   }
 
   private syncBusy(): void {

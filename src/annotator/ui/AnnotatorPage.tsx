@@ -26,6 +26,7 @@ import { SidePanel } from './SidePanel';
 import { ShortcutSheet } from './ShortcutSheet';
 import { CommandPalette } from './CommandPalette';
 import { useEditorView } from './editorViewState';
+import { MetricsDock } from '../../metrics/panels/MetricsDock';
 
 export function AnnotatorPage({ clipId, frame }: { clipId: string; frame: number }) {
   const db = useDb();
@@ -144,6 +145,7 @@ function EditorView({ clip, frame, session, images, author }: { clip: Clip; fram
     return {
       setClass: (v) => session.setClass(v),
       setTool: (id) => session.setTool(id),
+      setInstanceId: (id) => session.setInstanceId(id),
       setBrushSize: (s) => session.setBrushSize(s),
       toggleProtect: () => session.toggleProtect(),
       toggleMasks: () => useEditorView.getState().set({ masksVisible: !useEditorView.getState().masksVisible }),
@@ -249,6 +251,7 @@ function EditorView({ clip, frame, session, images, author }: { clip: Clip; fram
             {Math.round(zoom)}% · {state.tool} · {state.protect ? 'protecting other class' : 'painting over other class'}
           </span>
         </div>
+        <MetricsDock db={db} session={session} clip={clip} frames={frames} storedAreas={areas} current={k} onPick={(i) => commands.goToFrame(i)} />
         <SidePanel db={db} clip={clip} frame={current} area={area} author={author} readOnly={state.readOnly} ignoreOpen={ignoreOpen} setIgnoreOpen={setIgnoreOpen} />
       </div>
       <Timeline frames={frames} areas={areas} current={k} onPick={(i) => commands.goToFrame(i)} />
@@ -261,6 +264,7 @@ function EditorView({ clip, frame, session, images, author }: { clip: Clip; fram
 function editorStateOf(s: SessionState, frameCount: number, masksVisible: boolean): EditorState {
   return {
     tool: s.tool,
+    instanceId: s.instanceId,
     activeClass: s.activeClass,
     protect: s.protect,
     masksVisible,

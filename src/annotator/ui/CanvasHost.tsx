@@ -8,6 +8,7 @@ import type { EditorSession } from '../session/editorSession';
 import type { FrameImageCache } from '../session/frameImages';
 import { useEditorView } from './editorViewState';
 import { recordPerf } from './perfProbe';
+import { resolveInstances } from '../instances';
 
 export interface CanvasHandle {
   fit(): void;
@@ -54,12 +55,20 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
       const bitmap = await images.get(k).catch(() => null);
       if (shown !== k) return;
       view.setFrame(bitmap, map, previous);
+      view.setInstances(resolveInstances(map, session.tags));
       el.dataset.frame = String(k);
       images.prefetch(k, clip.frameCount);
     };
     void showFrame();
     const offFrame = session.onFrame(() => void showFrame());
     const offInvalidate = session.onInvalidate((box) => view.invalidate(box));
+    // Instance labels follow their regions: recompute after every committed change or new tag.
+    let lastRevision = session.snapshot.revision;
+    const offState = session.onState((st) => {
+      if (st.revision === lastRevision) return;
+      lastRevision = st.revision;
+      view.setInstances(resolveInstances(session.map, session.tags));
+    });
 
     const applyView = () => {
       const v = useEditorView.getState();
@@ -155,6 +164,7 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
     return () => {
       offFrame();
       offInvalidate();
+      offState();
       offView();
       ro.disconnect();
       el.removeEventListener('pointerdown', onDown);

@@ -39,11 +39,22 @@ export function Toolbar({ ctx }: { ctx: ActionContext }) {
         erase
       </ActionButton>
       <span className="mx-1 h-5 w-px bg-zinc-700" />
-      {ACTIONS.filter((a) => a.group === 'tool').map((a) => (
+      {ACTIONS.filter((a) => a.id.startsWith('tool.')).map((a) => (
         <ActionButton key={a.id} id={a.id} ctx={ctx} active={state.tool === a.id.slice(5)}>
           {a.label}
         </ActionButton>
       ))}
+      {state.tool === 'tag' && (
+        <span className="flex items-center text-xs text-zinc-300">
+          <ActionButton id="instance.previous" ctx={ctx}>
+            ‹
+          </ActionButton>
+          <span data-testid="instance-id">#{state.instanceId}</span>
+          <ActionButton id="instance.next" ctx={ctx}>
+            ›
+          </ActionButton>
+        </span>
+      )}
       <span className="mx-1 h-5 w-px bg-zinc-700" />
       <ActionButton id="brush.smaller" ctx={ctx}>
         −

@@ -5,9 +5,11 @@ import { getProject } from '../../store/projects';
 import { listClips } from '../../store/clips';
 import { projectStats } from '../../store/progress';
 import { ImportPanel } from '../import/ImportPanel';
+import { ProjectTransfer } from './ProjectTransfer';
 import { ClipFilters } from './ClipFilters';
 import { ClipCard } from './ClipCard';
 import { filterClips, NO_FILTER, type ClipFilter } from './clipFilter';
+import { ProjectMetricsPanel } from '../../metrics/panels/ProjectMetricsPanel';
 
 export function ProjectPage({ projectId }: { projectId: string }) {
   const db = useDb();
@@ -37,6 +39,8 @@ export function ProjectPage({ projectId }: { projectId: string }) {
         </p>
       )}
       <ImportPanel project={project} />
+      <ProjectTransfer project={project} />
+      <ProjectMetricsPanel project={project} clips={clips ?? []} />
       <ClipFilters clips={clips ?? []} filter={filter} onChange={setFilter} />
       <p className="mt-2 text-xs text-zinc-500" data-testid="clip-count">
         {shown.length} of {clips?.length ?? 0} clips

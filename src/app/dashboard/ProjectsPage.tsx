@@ -5,6 +5,7 @@ import { navigate } from '../router';
 import { notify, messageOf } from '../notices';
 import { createProject, listProjects } from '../../store/projects';
 import { OpenDemoButton } from '../demo/OpenDemoButton';
+import { ImportBundleButton } from './ProjectTransfer';
 
 export function ProjectsPage() {
   const db = useDb();
@@ -39,7 +40,10 @@ export function ProjectsPage() {
       )}
       <div className="flex items-end justify-between">
         <h2 className="text-lg font-semibold">Projects</h2>
-        {projects.length > 0 && <OpenDemoButton subtle />}
+        <div className="flex items-center gap-2">
+          <ImportBundleButton />
+          {projects.length > 0 && <OpenDemoButton subtle />}
+        </div>
       </div>
       <form
         className="mt-3 flex gap-2"

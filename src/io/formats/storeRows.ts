@@ -2,8 +2,8 @@
  * Store rows <-> ClipAnnotations, so the app (bundle export, "export clip as ...", import commit)
  * and the CLI share one mapping. Pure: it takes rows the caller read and returns rows to write.
  *
- * The store keeps no frame names (frames come from videos as often as from files), so exports name
- * frames frame0000, frame0001, ... unless the caller passes the names it has. Layer provenance,
+ * Frames imported from files keep their file stem (Frame.name, schema v3); frames from videos have
+ * none, so exports name those frame0000, frame0001, ... unless the caller passes names. Layer provenance,
  * revisions and reviews are not annotations and stay with the project bundle.
  */
 import { parseLayer } from '../../masks/layers';
@@ -35,7 +35,7 @@ export function annotationsFromStore(rows: StoreClipRows): ClipAnnotations {
   return {
     clip: { name: clip.name, width: clip.width, height: clip.height, fps: clip.sampleFps, osc: { ...clip.osc }, subset: clip.subset },
     frames: frames.map((f, k): FrameMeta => {
-      const meta: FrameMeta = { name: rows.frameNames?.[k] ?? defaultFrameName(k), timestampSec: f.timestampSec };
+      const meta: FrameMeta = { name: rows.frameNames?.[k] ?? f.name ?? defaultFrameName(k), timestampSec: f.timestampSec };
       if (f.phase !== undefined) meta.phase = f.phase;
       if (f.ignored !== undefined) meta.ignored = { ...f.ignored };
       if (f.reviewed !== undefined) meta.reviewed = f.reviewed;

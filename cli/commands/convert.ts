@@ -1,0 +1,265 @@
+/**
+ * `spoc-studio convert --from FORMAT --to FORMAT IN OUT`: reads IN with src/io/formats importFormat
+ * and writes OUT with exportFormat, the same code the app uses. Folder formats (WhereToChange,
+ * DAVIS) read a folder or a .zip and write a folder; JSON formats (COCO, VISOR) read a .json file or
+ * a folder of them and write a .json file (VISOR: one per clip, so a folder for several clips).
+ * Input files are opened as file-backed Blobs (fs.openAsBlob), so frame images are read only when
+ * they are copied.
+ */
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { openAsBlob } from 'node:fs';
+import path from 'node:path';
+import { readZip, mimeFor } from '../../src/io/files/zipArchive';
+import { isJunkPath, naturalCompare, type VirtualFile } from '../../src/io/files/virtualFile';
+import { ImportError } from '../../src/io/importError';
+import {
+  FORMAT_IDS,
+  OVERLAP_POLICIES,
+  exportFormat,
+  importFormat,
+  type ExportOptionsByFormat,
+  type FormatId,
+  type ImportOptionsByFormat,
+  type ImportedClip,
+  type LayerSource,
+  type OutFile,
+  type OverlapPolicy,
+} from '../../src/io/formats';
+import { isLayerSource } from '../../src/store/validate';
+import { MAX_SIDE } from '../../src/masks/labelMap';
+import { flag, parseChoice, parseCommandArgs, parseNumber, parseSize, requireString, stringOption } from '../args';
+import { CONVERT_HELP } from '../help';
+import { DataError, EXIT, UsageError, displayPath, resolvePath, type CliIo } from '../io';
+
+const FOLDER_FORMATS: readonly FormatId[] = ['wtc', 'davis'];
+const FORMAT_NAMES: Record<FormatId, string> = { wtc: 'WhereToChange', davis: 'DAVIS', coco: 'COCO', visor: 'VISOR' };
+const MAX_INPUT_FILES = 2_000_000;
+
+export interface ConvertOptions {
+  from: FormatId;
+  to: FormatId;
+  input: string;
+  output: string;
+  /** Layer to convert; default: the one source the input has, else gt. */
+  source: LayerSource | null;
+  fps: number | null;
+  size: { width: number; height: number } | null;
+  osc: { verb: string; noun: string } | null;
+  overlap: OverlapPolicy | null;
+  ignored: 'void' | 'painted' | null;
+  force: boolean;
+}
+
+export function parseConvertArgs(argv: readonly string[]): ConvertOptions | 'help' {
+  const parsed = parseCommandArgs(
+    'convert',
+    argv,
+    {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      source: { type: 'string' },
+      fps: { type: 'string' },
+      size: { type: 'string' },
+      verb: { type: 'string' },
+      noun: { type: 'string' },
+      overlap: { type: 'string' },
+      ignored: { type: 'string' },
+      force: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
+  if (flag(parsed, 'help')) return 'help';
+  const from = parseChoice(requireString(parsed, 'from', 'convert'), 'from', FORMAT_IDS, 'convert');
+  const to = parseChoice(requireString(parsed, 'to', 'convert'), 'to', FORMAT_IDS, 'convert');
+  const [input, output, ...extra] = parsed.positionals;
+  if (input === undefined || output === undefined) throw new UsageError('needs the input and the output: convert --from A --to B IN OUT', 'convert');
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (convert takes one IN and one OUT)`, 'convert');
+  const sourceText = stringOption(parsed, 'source');
+  if (sourceText !== undefined && !isLayerSource(sourceText)) throw new UsageError(`--source must be gt, proposal or pred:<name>; got "${sourceText}"`, 'convert');
+  const fpsText = stringOption(parsed, 'fps');
+  const sizeText = stringOption(parsed, 'size');
+  const verb = stringOption(parsed, 'verb');
+  const noun = stringOption(parsed, 'noun');
+  if ((verb === undefined) !== (noun === undefined)) throw new UsageError('--verb and --noun go together', 'convert');
+  const overlapText = stringOption(parsed, 'overlap');
+  const ignoredText = stringOption(parsed, 'ignored');
+  const size = sizeText === undefined ? null : parseSize(sizeText, 'size', 'convert', MAX_SIDE);
+  return {
+    from,
+    to,
+    input,
+    output,
+    source: (sourceText as LayerSource | undefined) ?? null,
+    fps: fpsText === undefined ? null : parseNumber(fpsText, 'fps', 'convert', 0.001, 1000),
+    size: size && { width: size[0], height: size[1] },
+    osc: verb !== undefined && noun !== undefined ? { verb, noun } : null,
+    overlap: overlapText === undefined ? null : parseChoice(overlapText, 'overlap', OVERLAP_POLICIES, 'convert'),
+    ignored: ignoredText === undefined ? null : parseChoice(ignoredText, 'ignored', ['void', 'painted'] as const, 'convert'),
+    force: flag(parsed, 'force'),
+  };
+}
+
+export async function convertCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const options = parseConvertArgs(argv);
+  if (options === 'help') {
+    io.stdout.write(CONVERT_HELP);
+    return EXIT.ok;
+  }
+  await runConvert(options, io);
+  return EXIT.ok;
+}
+
+export interface ConvertSummary {
+  clips: number;
+  frames: number;
+  files: number;
+  source: LayerSource;
+  warnings: string[];
+}
+
+export async function runConvert(options: ConvertOptions, io: CliIo): Promise<ConvertSummary> {
+  const { from, to } = options;
+  const inAbs = resolvePath(io, options.input);
+  const outAbs = resolvePath(io, options.output);
+  const files = await readInput(inAbs, options.input, from);
+
+  const importOptions: ImportOptionsByFormat = {};
+  const src = options.source ?? undefined;
+  if (from === 'wtc') importOptions.wtc = { source: src };
+  if (from === 'davis') importOptions.davis = { source: src, fps: options.fps ?? undefined };
+  if (from === 'coco') importOptions.coco = { source: src, fps: options.fps ?? undefined, overlap: options.overlap ?? undefined };
+  if (from === 'visor') importOptions.visor = { source: src, size: options.size ?? undefined, overlap: options.overlap ?? undefined };
+  let clips: ImportedClip<VirtualFile>[];
+  let warnings: string[];
+  try {
+    ({ clips, warnings } = await importFormat(from, files, options.input, importOptions));
+  } catch (err) {
+    throw dataError(err);
+  }
+  if (clips.length === 0) throw new DataError(`${options.input}: holds no ${FORMAT_NAMES[from]} clips`);
+  const source = options.source ?? onlySource(clips) ?? 'gt';
+
+  const exportOptions: ExportOptionsByFormat = {
+    wtc: { source, osc: options.osc ?? undefined },
+    davis: { source, ignored: options.ignored ?? undefined },
+    coco: { source },
+    visor: { source },
+  };
+  let out: OutFile[];
+  try {
+    out = exportFormat(to, clips, exportOptions);
+  } catch (err) {
+    throw dataError(err);
+  }
+
+  // Where the files go: JSON formats write one file when OUT names a .json file.
+  const toFile = !FOLDER_FORMATS.includes(to) && options.output.toLowerCase().endsWith('.json');
+  if (toFile && out.length > 1) {
+    throw new UsageError(`${FORMAT_NAMES[to]} writes one file per clip and the input has ${clips.length} clips; give a folder for OUT, not "${options.output}"`, 'convert');
+  }
+  if (FOLDER_FORMATS.includes(to) && options.output.toLowerCase().endsWith('.json')) {
+    throw new UsageError(`${FORMAT_NAMES[to]} output is a folder; "${options.output}" looks like a file`, 'convert');
+  }
+  await checkOutput(outAbs, options.output, toFile, options.force);
+
+  for (const f of out) {
+    const target = toFile ? outAbs : path.join(outAbs, ...f.path.split('/'));
+    const shown = toFile ? options.output : displayPath(options.output, f.path);
+    const bytes = f.data instanceof Blob ? new Uint8Array(await f.data.arrayBuffer()) : f.data;
+    try {
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, bytes);
+    } catch (err) {
+      throw new DataError(`${shown}: cannot write (${(err as Error).message})`);
+    }
+  }
+
+  const frames = clips.reduce((n, c) => n + c.annotations.frames.length, 0);
+  for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
+  io.stdout.write(
+    `read ${clips.length} ${clips.length === 1 ? 'clip' : 'clips'} (${frames} frames, source ${source}) from ${options.input} as ${FORMAT_NAMES[from]}\n` +
+      `wrote ${out.length} ${out.length === 1 ? 'file' : 'files'} to ${options.output} as ${FORMAT_NAMES[to]}\n`,
+  );
+  if (!FOLDER_FORMATS.includes(from) && FOLDER_FORMATS.includes(to)) {
+    io.stdout.write(`note: ${FORMAT_NAMES[from]} carries no frame images, so ${options.output} holds masks${to === 'wtc' ? ' and metadata' : ''} only\n`);
+  }
+  return { clips: clips.length, frames, files: out.length, source, warnings };
+}
+
+/** The single source every clip has masks for, if there is exactly one across the input. */
+function onlySource(clips: readonly ImportedClip<VirtualFile>[]): LayerSource | null {
+  const sources = new Set<LayerSource>();
+  for (const c of clips) for (const [s, masks] of c.annotations.sources) if (masks.size > 0) sources.add(s);
+  return sources.size === 1 ? [...sources][0] : null;
+}
+
+function dataError(err: unknown): unknown {
+  if (err instanceof ImportError) return new DataError(err.message);
+  if (err instanceof RangeError) return new DataError(err.message.replace('(pass the osc option)', '(pass --verb and --noun)'));
+  return err;
+}
+
+async function statOrNull(abs: string) {
+  try {
+    return await stat(abs);
+  } catch {
+    return null;
+  }
+}
+
+/** The files of IN as VirtualFiles (paths relative to IN, forward slashes). */
+async function readInput(abs: string, shown: string, format: FormatId): Promise<VirtualFile[]> {
+  const st = await statOrNull(abs);
+  if (!st) throw new UsageError(`${shown}: no such file or folder`, 'convert');
+  if (st.isDirectory()) return listTree(abs, shown);
+  if (FOLDER_FORMATS.includes(format)) {
+    if (!shown.toLowerCase().endsWith('.zip')) throw new UsageError(`${shown} is a file; ${FORMAT_NAMES[format]} input is a folder (or a .zip of one)`, 'convert');
+    try {
+      return await readZip(await openAsBlob(abs), shown);
+    } catch (err) {
+      throw dataError(err);
+    }
+  }
+  if (!shown.toLowerCase().endsWith('.json')) throw new UsageError(`${shown} is not a .json file; ${FORMAT_NAMES[format]} input is a .json file or a folder of them`, 'convert');
+  return [{ path: path.basename(abs), blob: await openAsBlob(abs, { type: 'application/json' }) }];
+}
+
+async function listTree(root: string, shown: string): Promise<VirtualFile[]> {
+  const out: VirtualFile[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(path.join(root, rel), { withFileTypes: true });
+    } catch (err) {
+      throw new DataError(`${displayPath(shown, rel)}: cannot read the folder (${(err as Error).message})`);
+    }
+    entries.sort((a, b) => naturalCompare(a.name, b.name));
+    for (const e of entries) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (isJunkPath(r)) continue;
+      const abs = path.join(root, r);
+      const isDir = e.isDirectory() || (e.isSymbolicLink() && (await statOrNull(abs))?.isDirectory());
+      if (isDir) await walk(r);
+      else if (e.isFile() || e.isSymbolicLink()) {
+        if (out.length >= MAX_INPUT_FILES) throw new DataError(`${shown}: holds more than ${MAX_INPUT_FILES} files`);
+        out.push({ path: r, blob: await openAsBlob(abs, { type: mimeFor(r) }) });
+      }
+    }
+  };
+  await walk('');
+  return out;
+}
+
+/** Refuses to overwrite unless --force: an existing output file, or a folder that is not empty. */
+async function checkOutput(abs: string, shown: string, toFile: boolean, force: boolean): Promise<void> {
+  const st = await statOrNull(abs);
+  if (!st) return;
+  if (toFile) {
+    if (st.isDirectory()) throw new UsageError(`${shown} is a folder; give a .json file name`, 'convert');
+    if (!force) throw new UsageError(`${shown} exists; pass --force to overwrite it`, 'convert');
+    return;
+  }
+  if (!st.isDirectory()) throw new UsageError(`${shown} is a file; the output must be a folder`, 'convert');
+  if (!force && (await readdir(abs)).length > 0) throw new UsageError(`${shown} is not empty; pass --force to write into it (files of the same name are overwritten)`, 'convert');
+}

@@ -1,0 +1,225 @@
+/**
+ * The hostile-bundle corpus: every file here is refused with a message naming the bundle and the
+ * problem, and the store it was imported into is left exactly as it was.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zipSync } from 'fflate';
+import type { SpocDb } from '../../store/db';
+import { createProject } from '../../store/projects';
+import { freshDb, snapshot } from '../../store/testFixtures';
+import { ImportError } from '../importError';
+import { MANIFEST_PATH } from './format';
+import { importBundle } from './importBundle';
+import { editJson, exportToBlob, rebuild, seedProject, type SeededProject } from './testProject';
+
+const NAME = 'hostile.spoc.zip';
+let source: SpocDb;
+let target: SpocDb;
+let seeded: SeededProject;
+let good: Blob;
+let before: Record<string, unknown[]>;
+
+beforeAll(async () => {
+  source = await freshDb();
+  seeded = await seedProject(source);
+  good = (await exportToBlob(source, seeded.project.id)).blob;
+  target = await freshDb();
+  await createProject(target, { name: 'work that must survive' });
+  before = await snapshot(target);
+});
+afterAll(() => {
+  source.close();
+  target.close();
+});
+
+const clipA = () => seeded.clips[0].id;
+const bytesOf = async (b: Blob) => new Uint8Array(await b.arrayBuffer());
+
+/** Offsets of each central-directory record by entry name (for patching raw archives). */
+function centralRecords(zip: Uint8Array): Map<string, number> {
+  const dv = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  let eocd = zip.length - 22;
+  while (dv.getUint32(eocd, true) !== 0x06054b50) eocd--;
+  let p = dv.getUint32(eocd + 16, true);
+  const out = new Map<string, number>();
+  while (dv.getUint32(p, true) === 0x02014b50) {
+    const n = dv.getUint16(p + 28, true);
+    out.set(new TextDecoder().decode(zip.subarray(p + 46, p + 46 + n)), p);
+    p += 46 + n + dv.getUint16(p + 30, true) + dv.getUint16(p + 32, true);
+  }
+  return out;
+}
+
+async function expectRefused(bundle: Blob | Uint8Array, problem: string | RegExp): Promise<void> {
+  const file = new File([bundle as BlobPart], NAME);
+  const err = await importBundle(target, file, { onConflict: () => 'both' }).catch((e: unknown) => e);
+  expect(err, 'the import should fail').toBeInstanceOf(ImportError);
+  const message = (err as Error).message;
+  expect(message.startsWith(`${NAME}: `), message).toBe(true);
+  if (typeof problem === 'string') expect(message).toContain(problem);
+  else expect(message).toMatch(problem);
+  expect(await snapshot(target)).toEqual(before);
+}
+
+describe('hostile bundles are refused, naming the bundle and the problem, and write nothing', () => {
+  it('accepts the untouched bundle, and one unpacked and zipped again with folder entries (controls)', async () => {
+    const other = await freshDb();
+    await expect(importBundle(other, new File([good], NAME))).resolves.toBeDefined();
+    other.close();
+    const again = await freshDb();
+    const rezipped = await rebuild(good, (e) => ((e['clips/'] = new Uint8Array(0)), (e[`clips/${clipA()}/`] = new Uint8Array(0))), { keepManifest: true });
+    expect((await importBundle(again, new File([rezipped], NAME))).clips).toHaveLength(2);
+    again.close();
+  });
+
+  it('empty file, random bytes, a zip that is not a bundle', async () => {
+    await expectRefused(new Uint8Array(0), 'is empty');
+    await expectRefused(new TextEncoder().encode('this is not a zip file at all, just some text'), 'is not a zip archive, or it is truncated');
+    await expectRefused(zipSync({ 'notes.txt': new TextEncoder().encode('hi') }), 'has no manifest.json; it is not a SPOC Studio project bundle');
+  });
+
+  it('truncated archives', async () => {
+    const bytes = await bytesOf(good);
+    await expectRefused(bytes.subarray(0, bytes.length >> 1), 'is not a zip archive, or it is truncated');
+    await expectRefused(bytes.subarray(0, bytes.length - 5), 'is not a zip archive, or it is truncated');
+    const holed = new Uint8Array(bytes.length - 100);
+    holed.set(bytes.subarray(0, 200));
+    holed.set(bytes.subarray(300), 200);
+    await expectRefused(holed, /central directory that does not end where|corrupt/);
+  });
+
+  it('zip bombs: absurd ratios, entries inflating past their declared size, overlapping entries', async () => {
+    const bomb = zipSync({ [MANIFEST_PATH]: new Uint8Array(20 * 2 ** 20) }, { level: 9 });
+    await expectRefused(bomb, /entry "manifest.json" would expand \d+:1, which looks like a zip bomb/);
+
+    // manifest.json declares fewer bytes than it inflates to.
+    const lying = (await bytesOf(good)).slice();
+    const rec = centralRecords(lying).get(MANIFEST_PATH)!;
+    new DataView(lying.buffer).setUint32(rec + 24, 100, true);
+    await expectRefused(lying, 'entry "manifest.json" inflates to more than the 100 bytes it declares');
+
+    // Two central records pointing at the same data.
+    const twice = (await bytesOf(good)).slice();
+    const recs = centralRecords(twice);
+    const dv = new DataView(twice.buffer);
+    const jpg = [...recs.keys()].filter((k) => k.endsWith('.jpg'));
+    dv.setUint32(recs.get(jpg[1])! + 42, dv.getUint32(recs.get(jpg[0])! + 42, true), true);
+    await expectRefused(twice, /overlaps the next entry|runs into the next entry/);
+  });
+
+  it('huge or negative declared sizes', async () => {
+    const huge = (await bytesOf(good)).slice();
+    const rec = centralRecords(huge).get(`clips/${clipA()}/clip.json`)!;
+    new DataView(huge.buffer).setUint32(rec + 24, 0xfffffff0, true);
+    await expectRefused(huge, /declares 4294967280 bytes, over the \d+ byte limit per entry/);
+    await expectRefused(
+      await rebuild(good, () => {}, { editManifest: (m) => (m.entries[0].bytes = 1e15) }),
+      /holds \d+ bytes but the manifest says 1000000000000000/,
+    );
+    await expectRefused(await rebuild(good, () => {}, { editManifest: (m) => (m.entries[0].bytes = -1) }), 'entries[0].bytes is -1; it must be between 0');
+  });
+
+  it('path traversal and unexpected entries', async () => {
+    await expectRefused(await rebuild(good, (e) => (e['../../evil.sh'] = new Uint8Array([1]))), 'entry "../../evil.sh" has a path that climbs out of the archive ("..")');
+    await expectRefused(await rebuild(good, (e) => (e['/etc/passwd'] = new Uint8Array([1]))), 'entry "/etc/passwd" has an absolute path');
+    await expectRefused(await rebuild(good, (e) => (e['clips/x/../../y.json'] = new Uint8Array([1]))), 'climbs out of the archive');
+    await expectRefused(await rebuild(good, (e) => (e['readme.txt'] = new Uint8Array([1]))), /entries\[\d+\]\.path "readme.txt" is not a path a bundle has/);
+    await expectRefused(
+      await rebuild(good, (e) => (e['readme.txt'] = new Uint8Array([1])), { keepManifest: true }),
+      'entry "readme.txt" is not part of a bundle (unexpected file)',
+    );
+    const dup = (await bytesOf(good)).slice();
+    const recs = centralRecords(dup);
+    const names = [...recs.keys()].filter((k) => k.startsWith(`clips/${clipA()}/frames/`));
+    const at = recs.get(names[1])! + 46;
+    dup.set(new TextEncoder().encode(names[0]), at);
+    await expectRefused(dup, `contains the entry "${names[0]}" twice`);
+  });
+
+  it('checksums: a changed entry with a valid zip CRC, and a corrupt byte', async () => {
+    const image = `clips/${clipA()}/frames/000001.jpg`;
+    await expectRefused(
+      await rebuild(good, (e) => (e[image] = e[image].map((b) => b ^ 0xff)), { keepManifest: true }),
+      `entry "${image}" does not match its SHA-256 checksum in the manifest; the bundle is damaged or was altered`,
+    );
+    const raw = (await bytesOf(good)).slice();
+    const rec = centralRecords(raw).get(image)!;
+    const dv = new DataView(raw.buffer);
+    const local = dv.getUint32(rec + 42, true);
+    const dataAt = local + 30 + dv.getUint16(local + 26, true) + dv.getUint16(local + 28, true);
+    raw[dataAt + 3] ^= 0x55;
+    await expectRefused(raw, `entry "${image}" fails its CRC-32 check; the archive is corrupt`);
+  });
+
+  it('manifests from a newer version, or not a bundle manifest', async () => {
+    await expectRefused(await rebuild(good, () => {}, { editManifest: (m) => (m.formatVersion = 2) }), 'was written by a newer version of SPOC Studio (bundle format v2; this version reads up to v1)');
+    await expectRefused(await rebuild(good, () => {}, { editManifest: (m) => (m.schemaVersion = 99) }), 'holds data of a newer app version (store schema v99');
+    await expectRefused(
+      await rebuild(good, () => {}, { editManifest: (m) => ((m as { format: string }).format = 'something/else') }),
+      'manifest.json: format must be "spoc-studio/bundle", got "something/else"',
+    );
+    await expectRefused(await rebuild(good, () => {}, { editManifest: (m) => ((m as unknown as Record<string, unknown>).extra = 1) }), 'manifest.json: has unknown field "extra"');
+    await expectRefused(await rebuild(good, () => {}, { editManifest: (m) => (m.counts.layers = 3) }), 'manifest.json: counts.layers is 3 but the bundle holds 8');
+    const bad = zipSync({ [MANIFEST_PATH]: new TextEncoder().encode('{"format": "spoc-studio/bundle", "formatVer') });
+    await expectRefused(bad, 'manifest.json: is not valid JSON');
+  });
+
+  it('entries missing, or listed nowhere', async () => {
+    const image = `clips/${clipA()}/frames/000000.jpg`;
+    await expectRefused(await rebuild(good, (e) => delete e[image], { keepManifest: true }), `is missing "${image}", which its manifest lists; the bundle is incomplete`);
+    await expectRefused(await rebuild(good, (e) => delete e[image]), `lists 3 frame images but the bundle holds 2`);
+    await expectRefused(await rebuild(good, (e) => delete e[`clips/${clipA()}/clip.json`]), `clips/${clipA()}/ has entries but no clip.json (rows referencing a clip the bundle does not have)`);
+    await expectRefused(
+      await rebuild(good, (e) => (e['clips/ghost-clip/frames/000000.jpg'] = new Uint8Array([1, 2]))),
+      'clips/ghost-clip/ has entries but no clip.json',
+    );
+  });
+
+  it('rows referencing unknown clips or projects', async () => {
+    const clipJson = `clips/${clipA()}/clip.json`;
+    const other = seeded.clips[1].id;
+    await expectRefused(
+      await rebuild(good, (e) => editJson(e, clipJson, (d) => ((d.layers as { clipId: string }[])[0].clipId = other))),
+      `${clipJson}: layers[0].clipId is "${other}", not this clip`,
+    );
+    await expectRefused(
+      await rebuild(good, (e) => editJson(e, `clips/${clipA()}/revisions.json`, (d) => ((d.revisions as { clipId: string }[])[0].clipId = 'nope'))),
+      'revisions[0].clipId is "nope", not this clip',
+    );
+    await expectRefused(
+      await rebuild(good, (e) => editJson(e, clipJson, (d) => ((d.clip as { projectId: string }).projectId = 'elsewhere'))),
+      'clip.projectId is "elsewhere", a project that is not in this bundle',
+    );
+    await expectRefused(
+      await rebuild(good, (e) => editJson(e, clipJson, (d) => ((d.reviewFlags as { frameIndex: number }[])[0].frameIndex = 9))),
+      "reviewFlags[0].frameIndex is 9, outside the clip's 3 frames",
+    );
+  });
+
+  it('rows that are malformed or would make the store lie', async () => {
+    const clipJson = `clips/${clipA()}/clip.json`;
+    const edit = (change: (d: Record<string, unknown>) => void) => rebuild(good, (e) => editJson(e, clipJson, change));
+    type Doc = { clip: Record<string, unknown>; frames: Record<string, unknown>[]; layers: Record<string, unknown>[] };
+    await expectRefused(await edit((d) => ((d as Doc).clip.owner = 'me')), `${clipJson}: clip has unknown field "owner"`);
+    await expectRefused(await edit((d) => delete (d as Doc).clip.width), 'clip.width is missing');
+    await expectRefused(await edit((d) => ((d as Doc).clip.status = 'done')), 'clip.status must be one of');
+    await expectRefused(await edit((d) => ((d as Doc).frames[1].phase = 'middle')), 'frames[1].phase must be one of');
+    await expectRefused(await edit((d) => ((d as Doc).frames[1].name = (d as Doc).frames[0].name)), /frames\[1\]\.name "img_0_0" is also the name of frame 0/);
+    await expectRefused(await edit((d) => ((d as Doc).layers[0].act = { size: [6, 8], counts: '01' })), /layers\[0\]\.act .*RLE runs cover 1 pixels but size \[6, 8\] has 48/);
+    await expectRefused(await edit((d) => ((d as Doc).layers[0].act = { size: [7, 8], counts: '0' })), /layers\[0\]\.act .*is 8x7 but must be 8x6/);
+    await expectRefused(await edit((d) => ((d as Doc).layers[0].actArea = 40)), /layers\[0\]\.actArea is 40 but the actionable RLE has \d+ pixels/);
+    await expectRefused(await edit((d) => ((d as Doc).frames = (d as Doc).frames.slice(0, 2))), 'frames has 2 rows but the clip has 3 frames');
+    await expectRefused(
+      await rebuild(good, (e) => editJson(e, `clips/${clipA()}/revisions.json`, (d) => ((d.revisions as { box: { x: number } }[])[0].box.x = 7))),
+      /revisions\[0\] Revision box 2x2 at \(7, 1\) is not inside the 8x6 frame/,
+    );
+    await expectRefused(
+      await rebuild(good, (e) => editJson(e, `clips/${seeded.clips[1].id}/revisions.json`, (d) => ((d.revisions as { seq: number }[])[0].seq = 1))),
+      /revision seq 1 also appears in another clip/,
+    );
+    await expectRefused(
+      await rebuild(good, (e) => (e[clipJson] = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]))),
+      `${clipJson}: is not UTF-8 text`,
+    );
+  });
+});

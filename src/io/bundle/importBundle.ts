@@ -1,0 +1,476 @@
+/**
+ * Imports a project bundle (format.ts) into the store.
+ *
+ * 1. Read: the zip's central directory, then manifest.json (format and schema versions), then every
+ *    entry — checked against the manifest (no entry missing or extra, same sizes, SHA-256) and, for
+ *    JSON, parsed into rows with the store's own checks (rows.ts). Images are not kept in memory:
+ *    a stored entry becomes a slice of the bundle file (a Blob the browser reads lazily).
+ * 2. Plan, clip by clip: new clips are added; a clip the project already has (same id) is compared
+ *    (merge.ts): identical work is skipped, different work is put to `onConflict` — keep mine, take
+ *    theirs, or both (their differing sources added as `pred:<exporter>`; a copy of the clip when
+ *    the frames differ). A clip id that lives in another local project is imported as a copy.
+ * 3. Write everything in ONE read-write transaction over all tables, after re-checking that no
+ *    affected clip changed since step 2. Any failure — a hostile entry, a conflict left unanswered,
+ *    cancel, quota — leaves the store exactly as it was.
+ *
+ * Errors name the bundle and the problem ("<bundle>: <entry>: <problem>").
+ */
+import type { SpocDb } from '../../store/db';
+import { deleteClipRows } from '../../store/clips';
+import { StoreError, isQuotaError, reasonOf } from '../../store/errors';
+import { clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions } from '../../store/keys';
+import type { Clip, FrameImage, MetaEntry, Project, Revision } from '../../store/types';
+import { ImportError } from '../importError';
+import { sha256Hex } from './hash';
+import {
+  MANIFEST_PATH,
+  MAX_JSON_ENTRY_BYTES,
+  MAX_MANIFEST_BYTES,
+  META_PATH,
+  PROJECT_PATH,
+  entryRole,
+  parseManifest,
+  projectMetaPrefix,
+  type BundleCounts,
+  type BundleManifest,
+  type ManifestEntry,
+} from './format';
+import { bundleLabel, canonical, conflictSummary, keptDifferences, planBoth, sameWork, type ClipConflict, type ClipSide, type ConflictChoice } from './merge';
+import { BundleCancelled, throwIfCancelled, type BundleProgress } from './progress';
+import { parseClipJson, parseMetaJson, parseProjectJson, parseRevisionsJson, type ClipJson } from './rows';
+import { DEFAULT_ZIP_READ_LIMITS, RangeReader, readEntry, readZipDirectory, type ZipEntry, type ZipReadLimits } from './zipReader';
+
+export interface ImportBundleOptions {
+  /** Import into this existing project. Default: the bundle's own project, created when absent. */
+  projectId?: string;
+  /** Names the bundle in messages; default the File's name. */
+  name?: string;
+  onProgress?: (p: BundleProgress) => void;
+  signal?: AbortSignal;
+  /**
+   * Asked once per clip whose work differs from the bundle's. Without it, such a bundle is refused
+   * (nothing is decided silently).
+   */
+  onConflict?: (mine: Clip, conflict: ClipConflict) => ConflictChoice | Promise<ConflictChoice>;
+  limits?: Partial<ZipReadLimits>;
+  /** Time stamped on rows the merge touches; default now. */
+  now?: number;
+}
+
+export type ClipOutcome = 'added' | 'identical' | 'kept-mine' | 'took-theirs' | 'added-sources' | 'added-copy';
+
+export interface ClipImportReport {
+  /** The clip's id in the store (a new one for copies). */
+  id: string;
+  name: string;
+  outcome: ClipOutcome;
+  detail?: string;
+}
+
+export interface BundleImportResult {
+  project: Project;
+  createdProject: boolean;
+  clips: ClipImportReport[];
+  /** Things kept or renamed that the person should know about. */
+  warnings: string[];
+  manifest: BundleManifest;
+}
+
+/** One clip of the bundle, checked, with its blobs. */
+export interface BundleClip extends ClipJson {
+  revisions: Revision[];
+  images: Blob[];
+  thumbnailBlob: Blob | null;
+}
+
+export interface ReadBundle {
+  name: string;
+  manifest: BundleManifest;
+  project: Project;
+  meta: MetaEntry[];
+  clips: BundleClip[];
+}
+
+function bundleNameOf(file: Blob, options: { name?: string }): string {
+  return options.name ?? ((file as File).name || 'bundle');
+}
+
+/**
+ * Step 1 on its own: reads and checks the whole bundle without touching the store.
+ * Throws ImportError naming the bundle and the problem.
+ */
+export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 'name' | 'onProgress' | 'signal' | 'limits'> = {}): Promise<ReadBundle> {
+  const name = bundleNameOf(file, options);
+  const limits = { ...DEFAULT_ZIP_READ_LIMITS, ...options.limits };
+  const fail = (problem: string): never => {
+    throw new ImportError(name, problem);
+  };
+  options.onProgress?.({ stage: 'Reading the bundle', done: 0, total: 1, bytes: 0 });
+  // Folder entries ("clips/", as zip tools add when a bundle is unpacked and zipped again) hold nothing.
+  const entries = (await readZipDirectory(file, name, limits)).filter((e) => !(e.name.endsWith('/') && e.size === 0));
+  const source = new RangeReader(file);
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const manifestEntry = byName.get(MANIFEST_PATH);
+  if (!manifestEntry) fail(`has no ${MANIFEST_PATH}; it is not a SPOC Studio project bundle`);
+  if (manifestEntry!.size > MAX_MANIFEST_BYTES) fail(`${MANIFEST_PATH} declares ${manifestEntry!.size} bytes, over the ${MAX_MANIFEST_BYTES} byte limit`);
+  const manifest = parseManifest((await readEntry(source, manifestEntry!, name)).bytes, name, limits.maxEntries);
+
+  // The archive and the manifest must list exactly the same entries with the same sizes.
+  const listed = new Map(manifest.entries.map((e) => [e.path, e]));
+  for (const e of entries) {
+    if (e.name === MANIFEST_PATH) continue;
+    if (!listed.has(e.name)) {
+      fail(entryRole(e.name) ? `entry ${JSON.stringify(e.name)} is not listed in the manifest` : `entry ${JSON.stringify(e.name)} is not part of a bundle (unexpected file)`);
+    }
+    if (listed.get(e.name)!.bytes !== e.size) fail(`entry ${JSON.stringify(e.name)} holds ${e.size} bytes but the manifest says ${listed.get(e.name)!.bytes}`);
+  }
+  for (const e of manifest.entries) if (!byName.has(e.path)) fail(`is missing ${JSON.stringify(e.path)}, which its manifest lists; the bundle is incomplete`);
+
+  // Group the entries by clip, in manifest order.
+  const clipIds: string[] = [];
+  const clipEntries = new Map<string, { clip?: ManifestEntry; revisions?: ManifestEntry; thumbnail?: ManifestEntry; frames: Map<number, ManifestEntry> }>();
+  let projectEntry: ManifestEntry | undefined;
+  let metaEntry: ManifestEntry | undefined;
+  for (const e of manifest.entries) {
+    const role = entryRole(e.path)!;
+    if (role.kind === 'project') projectEntry = e;
+    else if (role.kind === 'meta') metaEntry = e;
+    else {
+      let g = clipEntries.get(role.clipId);
+      if (!g) {
+        clipEntries.set(role.clipId, (g = { frames: new Map() }));
+        clipIds.push(role.clipId);
+      }
+      if (role.kind === 'clip') g.clip = e;
+      else if (role.kind === 'revisions') g.revisions = e;
+      else if (role.kind === 'thumbnail') {
+        if (g.thumbnail) fail(`has two thumbnails for clip ${role.clipId}`);
+        g.thumbnail = e;
+      } else {
+        if (g.frames.has(role.index)) fail(`has two images for frame ${role.index} of clip ${role.clipId}`);
+        g.frames.set(role.index, e);
+      }
+    }
+  }
+  if (!projectEntry) fail(`has no ${PROJECT_PATH}`);
+  if (!metaEntry) fail(`has no ${META_PATH}`);
+
+  let readBytes = 0;
+  let done = 0;
+  const check = async (e: ManifestEntry, maxBytes: number): Promise<{ bytes: Uint8Array; entry: ZipEntry; start: number; end: number }> => {
+    throwIfCancelled(options.signal, 'import');
+    if (e.bytes > maxBytes) fail(`entry ${JSON.stringify(e.path)} declares ${e.bytes} bytes, over the ${maxBytes} byte limit for this kind of entry`);
+    const entry = byName.get(e.path)!;
+    const content = await readEntry(source, entry, name);
+    if ((await sha256Hex(content.bytes)) !== e.sha256) fail(`entry ${JSON.stringify(e.path)} does not match its SHA-256 checksum in the manifest; the bundle is damaged or was altered`);
+    readBytes += e.bytes;
+    done++;
+    options.onProgress?.({ stage: 'Checking the bundle', done, total: manifest.entries.length, bytes: readBytes });
+    return { ...content, entry };
+  };
+  /** A verified blob entry: a lazy slice of the bundle when stored, else the inflated bytes. */
+  const blobOf = async (e: ManifestEntry, type: string): Promise<Blob> => {
+    const c = await check(e, limits.maxEntryBytes);
+    return c.entry.method === 0 ? file.slice(c.start, c.end, type) : new Blob([c.bytes as Uint8Array<ArrayBuffer>], { type });
+  };
+
+  const { project } = parseProjectJson((await check(projectEntry!, MAX_JSON_ENTRY_BYTES)).bytes, name, PROJECT_PATH);
+  if (project.id !== manifest.project.id) fail(`${PROJECT_PATH}: project.id is ${JSON.stringify(project.id)} but the manifest is for ${JSON.stringify(manifest.project.id)}`);
+  const { meta } = parseMetaJson((await check(metaEntry!, MAX_JSON_ENTRY_BYTES)).bytes, name, META_PATH, project.id);
+
+  const clips: BundleClip[] = [];
+  const seqs = new Set<number>();
+  for (const clipId of clipIds) {
+    const g = clipEntries.get(clipId)!;
+    const dir = `clips/${clipId}/`;
+    if (!g.clip) fail(`${dir} has entries but no clip.json (rows referencing a clip the bundle does not have)`);
+    if (!g.revisions) fail(`${dir} has no revisions.json`);
+    const json = parseClipJson((await check(g.clip!, MAX_JSON_ENTRY_BYTES)).bytes, name, g.clip!.path, clipId, project.id);
+    const { revisions } = parseRevisionsJson((await check(g.revisions!, MAX_JSON_ENTRY_BYTES)).bytes, name, g.revisions!.path, json.clip);
+    for (const r of revisions) {
+      if (seqs.has(r.seq)) fail(`${g.revisions!.path}: revision seq ${r.seq} also appears in another clip`);
+      seqs.add(r.seq);
+    }
+    let thumbnailBlob: Blob | null = null;
+    if (json.thumbnail) {
+      const e = g.thumbnail;
+      if (!e || e.path !== json.thumbnail.path) fail(`${g.clip!.path}: thumbnail names ${JSON.stringify(json.thumbnail.path)}, which the bundle does not have`);
+      if (e!.bytes !== json.thumbnail.bytes) fail(`${g.clip!.path}: thumbnail.bytes is ${json.thumbnail.bytes} but the entry holds ${e!.bytes}`);
+      thumbnailBlob = await blobOf(e!, json.thumbnail.blobType);
+    } else if (g.thumbnail) fail(`${g.thumbnail.path} is not referenced by ${g.clip!.path}`);
+    if (g.frames.size !== json.frameImages.length) {
+      const extra = [...g.frames.values()].find((e) => !json.frameImages.some((im) => im.path === e.path));
+      fail(extra ? `${extra.path} is not referenced by ${g.clip!.path}` : `${g.clip!.path} lists ${json.frameImages.length} frame images but the bundle holds ${g.frames.size}`);
+    }
+    const images: Blob[] = [];
+    for (const im of json.frameImages) {
+      const e = g.frames.get(im.index);
+      if (!e || e.path !== im.path) fail(`${g.clip!.path}: frame ${im.index}'s image ${JSON.stringify(im.path)} is not in the bundle`);
+      if (e!.bytes !== im.bytes) fail(`${g.clip!.path}: frameImages[${im.index}].bytes is ${im.bytes} but the entry holds ${e!.bytes}`);
+      images.push(await blobOf(e!, im.blobType));
+    }
+    clips.push({ ...json, revisions, images, thumbnailBlob });
+  }
+
+  const counted: BundleCounts = {
+    clips: clips.length,
+    frames: clips.reduce((n, c) => n + c.frames.length, 0),
+    frameImages: clips.reduce((n, c) => n + c.images.length, 0),
+    thumbnails: clips.filter((c) => c.thumbnailBlob).length,
+    layers: clips.reduce((n, c) => n + c.layers.length, 0),
+    revisions: clips.reduce((n, c) => n + c.revisions.length, 0),
+    reviewFlags: clips.reduce((n, c) => n + c.reviewFlags.length, 0),
+    meta: meta.length,
+  };
+  for (const [k, v] of Object.entries(counted)) {
+    const declared = manifest.counts[k as keyof BundleCounts];
+    if (declared !== v) fail(`${MANIFEST_PATH}: counts.${k} is ${declared} but the bundle holds ${v}`);
+  }
+  return { name, manifest, project, meta, clips };
+}
+
+/** Reads one local clip's rows in one transaction (for comparing and re-checking). */
+async function localSide(db: SpocDb, clipId: string): Promise<ClipSide | null> {
+  const clip = await db.clips.get(clipId);
+  if (!clip) return null;
+  const [frames, images, layers, revisions, reviewFlags] = await Promise.all([
+    clipFrames(db, clipId).toArray(),
+    clipFrameImages(db, clipId).toArray(),
+    clipLayers(db, clipId).toArray(),
+    clipRevisions(db, clipId).toArray(),
+    clipFlagDismissals(db, clipId).toArray(),
+  ]);
+  revisions.sort((a, b) => a.seq - b.seq);
+  return { clip, frames, images: images.map((im) => ({ mime: im.mime, bytes: im.blob.size })), layers, revisions, reviewFlags };
+}
+
+function bundleSide(c: BundleClip): ClipSide {
+  return {
+    clip: c.clip,
+    frames: c.frames,
+    images: c.frameImages.map((im) => ({ mime: im.mime, bytes: im.bytes })),
+    layers: c.layers,
+    revisions: c.revisions,
+    reviewFlags: c.reviewFlags,
+  };
+}
+
+/** A fingerprint of a local clip's state: if it changes between planning and writing, the import stops. */
+function fingerprint(side: ClipSide | null): string {
+  if (!side) return 'absent';
+  return canonical({
+    clip: side.clip,
+    frames: side.frames,
+    layers: side.layers.map((l) => [l.source, l.frameIndex, l.updatedAt, l.actArea, l.trfArea]),
+    revisions: [side.revisions.length, side.revisions.at(-1)?.seq ?? 0],
+    reviewFlags: side.reviewFlags,
+    images: side.images,
+  });
+}
+
+type Plan =
+  | { kind: 'new'; clip: BundleClip }
+  | { kind: 'identical'; clip: BundleClip }
+  | { kind: 'mine'; clip: BundleClip }
+  | { kind: 'theirs'; clip: BundleClip; mine: ClipSide }
+  | { kind: 'both'; clip: BundleClip; mine: ClipSide }
+  | { kind: 'copy'; clip: BundleClip; newId: string; name: string; reason: string };
+
+export async function importBundle(db: SpocDb, file: Blob, options: ImportBundleOptions = {}): Promise<BundleImportResult> {
+  const bundle = await readBundle(file, options);
+  const { name, manifest } = bundle;
+  const now = options.now ?? Date.now();
+  const signal = options.signal;
+  const fail = (problem: string): never => {
+    throw new ImportError(name, problem);
+  };
+  const label = bundleLabel(manifest.exportedBy, name);
+
+  // ---- plan (reads only)
+  const targetId = options.projectId ?? bundle.project.id;
+  const existingProject = await db.projects.get(targetId);
+  if (options.projectId && !existingProject) fail('cannot be imported: the project to import into was not found (it may have been deleted in another tab)');
+  const plans: Plan[] = [];
+  const fingerprints = new Map<string, string>();
+  const total = bundle.clips.length;
+  for (const [i, c] of bundle.clips.entries()) {
+    throwIfCancelled(signal, 'import');
+    options.onProgress?.({ stage: 'Comparing with this project', done: i, total, bytes: 0 });
+    const mine = await db.transaction('r', db.tables, () => localSide(db, c.clip.id));
+    fingerprints.set(c.clip.id, fingerprint(mine));
+    if (!mine) {
+      plans.push({ kind: 'new', clip: c });
+    } else if (mine.clip.projectId !== targetId) {
+      plans.push({ kind: 'copy', clip: c, newId: crypto.randomUUID(), name: c.clip.name, reason: 'this clip already exists in another project here' });
+    } else if (sameWork(mine, bundleSide(c))) {
+      plans.push({ kind: 'identical', clip: c });
+    } else {
+      const theirs = bundleSide(c);
+      const conflict = conflictSummary(mine, theirs, label);
+      if (!options.onConflict) {
+        fail(`holds different work on clip "${mine.clip.name}" (${conflict.differences.join('; ')}); choose to keep yours, take theirs or keep both. Nothing was imported.`);
+      }
+      const choice = await options.onConflict!(mine.clip, conflict);
+      throwIfCancelled(signal, 'import');
+      if (choice === 'mine') plans.push({ kind: 'mine', clip: c });
+      else if (choice === 'theirs') plans.push({ kind: 'theirs', clip: c, mine });
+      else if (choice === 'both') {
+        if (conflict.both.kind === 'copy') plans.push({ kind: 'copy', clip: c, newId: crypto.randomUUID(), name: conflict.both.name, reason: 'its frames differ from the clip here' });
+        else plans.push({ kind: 'both', clip: c, mine });
+      } else fail(`got the answer ${JSON.stringify(choice)} for clip "${mine.clip.name}"; expected mine, theirs or both`);
+    }
+  }
+
+  // ---- write (one transaction)
+  const reports: ClipImportReport[] = [];
+  const warnings: string[] = [];
+  let createdProject = false;
+  let project: Project = existingProject ?? bundle.project;
+  // Every table: the rows of all of them, and the cascade of "theirs" (which knows every clip table).
+  const tables = db.tables;
+  options.onProgress?.({ stage: 'Saving', done: 0, total, bytes: 0 });
+  try {
+    await db.transaction('rw', tables, async () => {
+      let changed = false;
+      const current = await db.projects.get(targetId);
+      if (!existingProject) {
+        if (current) fail('cannot be imported: its project was created in another tab meanwhile; import again');
+        await db.projects.add(bundle.project);
+        createdProject = true;
+      } else {
+        if (!current) fail('cannot be imported: the project was deleted meanwhile');
+        project = current!;
+      }
+      for (const [id, fp] of fingerprints) {
+        if (fingerprint(await localSide(db, id)) !== fp) fail('cannot be imported: a clip it holds was changed here while the bundle was being read (another tab?). Nothing was imported; import again.');
+      }
+      for (const [i, plan] of plans.entries()) {
+        if (signal?.aborted) throw new BundleCancelled('import');
+        options.onProgress?.({ stage: 'Saving', done: i, total, bytes: 0 });
+        const c = plan.clip;
+        switch (plan.kind) {
+          case 'new':
+            await addClip(db, c, targetId, c.clip.id, c.clip.name, true);
+            reports.push({ id: c.clip.id, name: c.clip.name, outcome: 'added' });
+            changed = true;
+            break;
+          case 'identical':
+            reports.push({ id: c.clip.id, name: c.clip.name, outcome: 'identical', detail: 'the same work is already here' });
+            break;
+          case 'mine':
+            reports.push({ id: c.clip.id, name: c.clip.name, outcome: 'kept-mine', detail: "kept this project's version; the bundle's was not imported" });
+            break;
+          case 'theirs':
+            await deleteClipRows(db, c.clip.id);
+            await addClip(db, c, targetId, c.clip.id, c.clip.name, true);
+            reports.push({ id: c.clip.id, name: c.clip.name, outcome: 'took-theirs', detail: "replaced by the bundle's version" });
+            changed = true;
+            break;
+          case 'both': {
+            const both = planBoth(plan.mine, bundleSide(c), label);
+            if (both.layers.length > 0) await db.layers.bulkAdd(both.layers);
+            await addRevisions(db, both.revisions);
+            if (both.reviewFlags.length > 0) await db.reviewFlags.bulkAdd(both.reviewFlags);
+            if (both.sources.length > 0 || both.reviewFlags.length > 0) {
+              await db.clips.update(c.clip.id, { updatedAt: now });
+              changed = true;
+            }
+            const moved = both.sources.map((s) => (s.from === s.to ? s.to : `${s.from} as ${s.to}`)).join(', ');
+            reports.push({ id: c.clip.id, name: plan.mine.clip.name, outcome: 'added-sources', detail: moved ? `added ${moved}` : 'their sources were already here' });
+            const kept = keptDifferences(plan.mine, bundleSide(c));
+            if (kept.length > 0) warnings.push(`Clip "${plan.mine.clip.name}": kept this project's ${kept.join('; ')} (the bundle's differ and have no place as a source).`);
+            break;
+          }
+          case 'copy':
+            await addClip(db, c, targetId, plan.newId, plan.name, false);
+            reports.push({ id: plan.newId, name: plan.name, outcome: 'added-copy', detail: `added as a new clip: ${plan.reason}` });
+            warnings.push(`Clip "${c.clip.name}" was added as a copy "${plan.name}": ${plan.reason}.`);
+            changed = true;
+            break;
+        }
+      }
+      if (signal?.aborted) throw new BundleCancelled('import');
+      // Project-scoped meta: absent keys are added, equal ones skipped, different ones kept (and reported).
+      const fromPrefix = projectMetaPrefix(bundle.project.id);
+      const toPrefix = projectMetaPrefix(targetId);
+      for (const m of bundle.meta) {
+        const key = toPrefix + m.key.slice(fromPrefix.length);
+        const local = await db.meta.get(key);
+        if (!local) {
+          await db.meta.add({ key, value: m.value });
+          changed = true;
+        } else if (canonical(local.value) !== canonical(m.value)) warnings.push(`Setting "${key.slice(toPrefix.length)}": kept this project's value (the bundle's differs).`);
+      }
+      if (!createdProject) {
+        const merged = mergeSettings(project, bundle.project, warnings);
+        if (merged || changed) {
+          project = { ...project, settings: merged ?? project.settings, updatedAt: now };
+          await db.projects.put(project);
+        }
+      }
+      if (signal?.aborted) throw new BundleCancelled('import');
+    });
+  } catch (err) {
+    if (err instanceof ImportError || err instanceof BundleCancelled) throw err;
+    if (isQuotaError(err)) {
+      const mb = (file.size / 2 ** 20).toFixed(1);
+      throw new StoreError('quota', `Storage is full: could not import ${name} (${mb} MB). Free space or delete clips; nothing was saved.`, { cause: err });
+    }
+    throw new StoreError(err instanceof StoreError ? err.code : 'failed', `Could not import ${name}: ${reasonOf(err).replace(/[.\s]+$/, '')}. Nothing was saved.`, { cause: err });
+  }
+  options.onProgress?.({ stage: 'Done', done: total, total, bytes: file.size });
+  if (options.projectId && options.projectId !== bundle.project.id) {
+    warnings.unshift(`The bundle holds project "${bundle.project.name}"; its clips were merged into "${project.name}".`);
+  }
+  return { project, createdProject, clips: reports, warnings, manifest };
+}
+
+/** Adds a bundle clip's rows under `clipId` in `projectId` (inside the caller's transaction). */
+async function addClip(db: SpocDb, c: BundleClip, projectId: string, clipId: string, name: string, keepSeqs: boolean): Promise<void> {
+  await db.clips.add({ ...c.clip, id: clipId, projectId, name });
+  await db.frames.bulkAdd(c.frames.map((f) => ({ ...f, clipId })));
+  await db.frameImages.bulkAdd(
+    c.frameImages.map((im, k): FrameImage => ({ clipId, index: im.index, blob: c.images[k], mime: im.mime, width: im.width, height: im.height })),
+  );
+  if (c.thumbnailBlob) await db.thumbnails.add({ clipId, blob: c.thumbnailBlob });
+  if (c.layers.length > 0) await db.layers.bulkAdd(c.layers.map((l) => ({ ...l, clipId })));
+  if (c.reviewFlags.length > 0) await db.reviewFlags.bulkAdd(c.reviewFlags.map((f) => ({ ...f, clipId })));
+  await addRevisions(
+    db,
+    c.revisions.map((r) => ({ ...r, clipId })),
+    keepSeqs,
+  );
+}
+
+/**
+ * Appends revisions in their order. Their seq numbers are kept when none is taken in this store
+ * (always so in a fresh one, which then holds the exact same log), else new ones are assigned in
+ * the same order.
+ */
+async function addRevisions(db: SpocDb, revisions: Revision[], keepSeqs = true): Promise<void> {
+  if (revisions.length === 0) return;
+  let keep = keepSeqs;
+  if (keep) keep = (await db.revisions.bulkGet(revisions.map((r) => r.seq))).every((r) => r === undefined);
+  if (keep) await db.revisions.bulkAdd(revisions);
+  else await db.revisions.bulkAdd(revisions.map(({ seq: _seq, ...rest }) => rest));
+}
+
+/** Thresholds of verbs this project lacks are added; differing values are kept and reported. Null when nothing changes. */
+function mergeSettings(mine: Project, theirs: Project, warnings: string[]): Project['settings'] | null {
+  const thresholds = { ...mine.settings.thresholds };
+  let added = false;
+  for (const [verb, t] of Object.entries(theirs.settings.thresholds)) {
+    const local = mine.settings.thresholds[verb];
+    if (!local) {
+      thresholds[verb] = t;
+      added = true;
+    } else if (local.tau !== t.tau || local.delta !== t.delta) {
+      warnings.push(`Thresholds for "${verb}": kept this project's (tau ${local.tau}, delta ${local.delta}); the bundle has tau ${t.tau}, delta ${t.delta}.`);
+    }
+  }
+  if (mine.settings.sampleFps !== theirs.settings.sampleFps) {
+    warnings.push(`Sample rate: kept this project's ${mine.settings.sampleFps} fps; the bundle's project uses ${theirs.settings.sampleFps} fps.`);
+  }
+  if (mine.name !== theirs.name && mine.id === theirs.id) warnings.push(`Project name: kept "${mine.name}"; the bundle calls it "${theirs.name}".`);
+  return added ? { ...mine.settings, thresholds } : null;
+}

@@ -1,0 +1,284 @@
+/**
+ * Merging a bundle's clip into a clip the store already has (same clip id): recognising identical
+ * work, describing differences for the person who decides, and building what "both" adds.
+ *
+ * Work is compared by content, never by timestamps or seq numbers (which differ between machines):
+ * clip fields people edit, frame metadata, frame image sizes, every layer's RLE per source and
+ * frame, and the revision log (author, time, action, box and patches, in order).
+ */
+import type { Clip, FlagDismissal, Frame, Layer, LayerSource, Revision } from '../../store/types';
+
+export type ConflictChoice = 'mine' | 'theirs' | 'both';
+
+/** One side of a clip, as far as merging cares. */
+export interface ClipSide {
+  clip: Clip;
+  frames: Frame[];
+  /** Per frame: image type and size in bytes (compared instead of hashing local images). */
+  images: { mime: string; bytes: number }[];
+  layers: Layer[];
+  /** Ascending seq. */
+  revisions: Revision[];
+  reviewFlags: FlagDismissal[];
+}
+
+export interface SideSummary {
+  status: Clip['status'];
+  /** Sources with layers or revisions, gt first. */
+  sources: LayerSource[];
+  /** gt frames with anything painted. */
+  paintedFrames: number;
+  revisions: number;
+  lastEdit?: { at: number; author: string };
+  phases: number;
+  ignored: number;
+}
+
+export interface ClipConflict {
+  clipId: string;
+  name: string;
+  /** Human-readable differences, most important first. */
+  differences: string[];
+  /**
+   * How the histories relate: the bundle continues this clip's history (`theirs-newer`), this clip
+   * continues the bundle's (`mine-newer`), both have the same history (other fields differ), or
+   * they split (`diverged`).
+   */
+  relation: 'theirs-newer' | 'mine-newer' | 'same-history' | 'diverged';
+  mine: SideSummary;
+  theirs: SideSummary;
+  /** What "both" does for this clip: add their differing sources under new names, or (sizes differ) add a copy. */
+  both: { kind: 'sources'; sources: { from: LayerSource; to: LayerSource }[] } | { kind: 'copy'; name: string };
+}
+
+/** JSON with sorted keys and no undefined: equal content gives equal text whatever the key order. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(o).sort()) out[k] = o[k];
+      return out;
+    }
+    return v;
+  });
+}
+
+const CLIP_WORK_FIELDS = ['name', 'width', 'height', 'frameCount', 'sampleFps', 'source', 'osc', 'subset', 'status', 'assignee'] as const;
+
+function clipWork(c: Clip): string {
+  return canonical(Object.fromEntries(CLIP_WORK_FIELDS.map((k) => [k, c[k]])));
+}
+
+function layerWork(l: Layer): string {
+  return canonical({ act: l.act, trf: l.trf, instances: l.instances });
+}
+
+/** A revision's content without its seq (a store-local number) or clip id (and, within one source's work, its source). */
+export function revisionWork(r: Revision, withSource = true): string {
+  const { seq: _seq, clipId: _clip, source, ...rest } = r;
+  return canonical(withSource ? { ...rest, source } : rest);
+}
+
+function sourcesOf(side: ClipSide): LayerSource[] {
+  const set = new Set<LayerSource>();
+  for (const l of side.layers) set.add(l.source);
+  for (const r of side.revisions) set.add(r.source);
+  const order = (s: LayerSource) => (s === 'gt' ? 0 : s === 'proposal' ? 1 : 2);
+  return [...set].sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+}
+
+function summarise(side: ClipSide): SideSummary {
+  const last = side.revisions.at(-1);
+  const s: SideSummary = {
+    status: side.clip.status,
+    sources: sourcesOf(side),
+    paintedFrames: side.layers.filter((l) => l.source === 'gt' && l.actArea + l.trfArea > 0).length,
+    revisions: side.revisions.length,
+    phases: side.frames.filter((f) => f.phase).length,
+    ignored: side.frames.filter((f) => f.ignored).length,
+  };
+  if (last) s.lastEdit = { at: last.at, author: last.author };
+  return s;
+}
+
+/** Work of one source: its layers by frame and its revisions in order. */
+function sourceWork(side: ClipSide, source: LayerSource): { layers: Map<number, string>; revisions: string[] } {
+  const layers = new Map<number, string>();
+  for (const l of side.layers) if (l.source === source) layers.set(l.frameIndex, layerWork(l));
+  return { layers, revisions: side.revisions.filter((r) => r.source === source).map((r) => revisionWork(r, false)) };
+}
+
+function sameSourceWork(a: ReturnType<typeof sourceWork>, b: ReturnType<typeof sourceWork>): boolean {
+  if (a.layers.size !== b.layers.size || a.revisions.length !== b.revisions.length) return false;
+  for (const [k, v] of a.layers) if (b.layers.get(k) !== v) return false;
+  return a.revisions.every((r, i) => r === b.revisions[i]);
+}
+
+function framesDiffering(a: Map<number, string>, b: Map<number, string>): number {
+  let n = 0;
+  for (const k of new Set([...a.keys(), ...b.keys()])) if (a.get(k) !== b.get(k)) n++;
+  return n;
+}
+
+function isPrefix(a: readonly string[], b: readonly string[]): boolean {
+  return a.length <= b.length && a.every((x, i) => x === b[i]);
+}
+
+/** True when both sides hold the same work (see the module comment); then nothing needs importing. */
+export function sameWork(mine: ClipSide, theirs: ClipSide): boolean {
+  return differences(mine, theirs).length === 0;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Differences between the two sides, for people; empty when the work is the same. */
+export function differences(mine: ClipSide, theirs: ClipSide): string[] {
+  const out: string[] = [];
+  const m = mine.clip;
+  const t = theirs.clip;
+  if (m.width !== t.width || m.height !== t.height || m.frameCount !== t.frameCount) {
+    out.push(`different frames: here ${m.width}x${m.height}, ${plural(m.frameCount, 'frame')}; bundle ${t.width}x${t.height}, ${plural(t.frameCount, 'frame')}`);
+  }
+  for (const s of new Set([...sourcesOf(mine), ...sourcesOf(theirs)])) {
+    const a = sourceWork(mine, s);
+    const b = sourceWork(theirs, s);
+    if (sameSourceWork(a, b)) continue;
+    const inMine = a.layers.size > 0 || a.revisions.length > 0;
+    const inTheirs = b.layers.size > 0 || b.revisions.length > 0;
+    if (!inMine) out.push(`${s}: only in the bundle (${plural(b.layers.size, 'frame')})`);
+    else if (!inTheirs) out.push(`${s}: only here (${plural(a.layers.size, 'frame')})`);
+    else {
+      const n = framesDiffering(a.layers, b.layers);
+      const parts = [];
+      if (n > 0) parts.push(`masks differ on ${plural(n, 'frame')}`);
+      if (!a.revisions.every((r, i) => r === b.revisions[i]) || a.revisions.length !== b.revisions.length) {
+        parts.push(`history: ${plural(a.revisions.length, 'revision')} here, ${b.revisions.length} in the bundle`);
+      }
+      out.push(`${s}: ${parts.join('; ')}`);
+    }
+  }
+  const frameDiff = (pick: (f: Frame) => unknown) => {
+    let n = 0;
+    const len = Math.max(mine.frames.length, theirs.frames.length);
+    for (let i = 0; i < len; i++) if (canonical(pick(mine.frames[i] ?? ({} as Frame))) !== canonical(pick(theirs.frames[i] ?? ({} as Frame)))) n++;
+    return n;
+  };
+  const phases = frameDiff((f) => f.phase);
+  if (phases) out.push(`phases differ on ${plural(phases, 'frame')}`);
+  const ignored = frameDiff((f) => f.ignored);
+  if (ignored) out.push(`ignored frames differ on ${plural(ignored, 'frame')}`);
+  const reviewed = frameDiff((f) => f.reviewed);
+  if (reviewed) out.push(`"reviewed" marks differ on ${plural(reviewed, 'frame')}`);
+  const times = frameDiff((f) => f.timestampSec);
+  if (times) out.push(`frame times differ on ${plural(times, 'frame')}`);
+  if (m.status !== t.status) out.push(`status: ${m.status} here, ${t.status} in the bundle`);
+  for (const k of ['name', 'osc', 'subset', 'assignee', 'sampleFps', 'source'] as const) {
+    if (canonical(m[k]) !== canonical(t[k])) out.push(`${k === 'osc' ? 'object state change' : k} differs`);
+  }
+  const flagKey = (f: FlagDismissal) => `${f.source}\u0000${f.flagId}`;
+  const myFlags = new Map(mine.reviewFlags.map((f) => [flagKey(f), canonical({ ...f, clipId: undefined })]));
+  const flagsDiffer =
+    mine.reviewFlags.length !== theirs.reviewFlags.length || theirs.reviewFlags.some((f) => myFlags.get(flagKey(f)) !== canonical({ ...f, clipId: undefined }));
+  if (flagsDiffer) out.push(`review flag dismissals differ (${mine.reviewFlags.length} here, ${theirs.reviewFlags.length} in the bundle)`);
+  const images = mine.images.length !== theirs.images.length || mine.images.some((im, i) => im.bytes !== theirs.images[i].bytes || im.mime !== theirs.images[i].mime);
+  if (images) out.push('frame images differ');
+  // Anything the checks above miss still counts (a field added later): compare the whole clip work.
+  if (out.length === 0 && clipWork(m) !== clipWork(t)) out.push('clip details differ');
+  return out;
+}
+
+/** The label their work is filed under when both are kept: the exporter's user name, else the bundle's name. */
+export function bundleLabel(exportedBy: string | undefined, bundleName: string): string {
+  const raw = exportedBy?.trim() || bundleName.replace(/\.spoc\.zip$|\.zip$/i, '');
+  return raw.replace(/\s+/g, ' ').trim().slice(0, 60) || 'bundle';
+}
+
+/** gt -> pred:<label>, proposal -> pred:<label>/proposal, pred:x -> pred:<label>/x. */
+export function theirSourceName(source: LayerSource, label: string): LayerSource {
+  if (source === 'gt') return `pred:${label}`;
+  if (source === 'proposal') return `pred:${label}/proposal`;
+  return `pred:${label}/${source.slice('pred:'.length)}`;
+}
+
+export interface BothPlan {
+  /** Their layers and revisions, re-targeted to this clip and to the new source names. */
+  layers: Layer[];
+  revisions: Revision[];
+  /** Their flag dismissals this clip lacks (on renamed sources, or on sources both have the same). */
+  reviewFlags: FlagDismissal[];
+  sources: { from: LayerSource; to: LayerSource }[];
+}
+
+/**
+ * What "both" adds to my clip: each of their sources that differs from mine is added — under its own
+ * name when I do not have it, else under theirSourceName (made unique; a source already holding
+ * exactly that work is recognised and skipped). Sources identical to mine add nothing.
+ */
+export function planBoth(mine: ClipSide, theirs: ClipSide, label: string): BothPlan {
+  const plan: BothPlan = { layers: [], revisions: [], reviewFlags: [], sources: [] };
+  const renamed = new Map<LayerSource, LayerSource>();
+  const taken = new Set(sourcesOf(mine));
+  for (const s of sourcesOf(theirs)) {
+    const their = sourceWork(theirs, s);
+    const my = sourceWork(mine, s);
+    if (sameSourceWork(my, their)) continue;
+    let to: LayerSource | null = s;
+    if (taken.has(s)) {
+      const base = theirSourceName(s, label);
+      to = null;
+      for (let k = 1; k < 1000; k++) {
+        const name = (k === 1 ? base : `${base} (${k})`) as LayerSource;
+        if (!taken.has(name)) {
+          to = name;
+          break;
+        }
+        if (sameSourceWork(sourceWork(mine, name), their)) break; // already imported before
+      }
+      if (to === null) continue;
+    }
+    taken.add(to);
+    renamed.set(s, to);
+    plan.sources.push({ from: s, to });
+    for (const l of theirs.layers) if (l.source === s) plan.layers.push({ ...l, clipId: mine.clip.id, source: to });
+    for (const r of theirs.revisions) if (r.source === s) plan.revisions.push({ ...r, clipId: mine.clip.id, source: to });
+  }
+  // Dismissals follow their source; on a source whose work is the same on both sides they are
+  // decisions about the same flags, so the ones this clip lacks are added (same key: mine kept).
+  const mineKeys = new Set(mine.reviewFlags.map((f) => `${f.source}\u0000${f.flagId}`));
+  for (const f of theirs.reviewFlags) {
+    const source = renamed.get(f.source) ?? f.source;
+    if (!renamed.has(f.source) && !sameSourceWork(sourceWork(mine, f.source), sourceWork(theirs, f.source))) continue;
+    if (mineKeys.has(`${source}\u0000${f.flagId}`)) continue;
+    plan.reviewFlags.push({ ...f, clipId: mine.clip.id, source });
+  }
+  return plan;
+}
+
+export function conflictSummary(mine: ClipSide, theirs: ClipSide, label: string): ClipConflict {
+  const a = mine.revisions.map((r) => revisionWork(r));
+  const b = theirs.revisions.map((r) => revisionWork(r));
+  const relation: ClipConflict['relation'] =
+    a.length === b.length && isPrefix(a, b) ? 'same-history' : isPrefix(a, b) ? 'theirs-newer' : isPrefix(b, a) ? 'mine-newer' : 'diverged';
+  const sameFrames = mine.clip.width === theirs.clip.width && mine.clip.height === theirs.clip.height && mine.clip.frameCount === theirs.clip.frameCount;
+  return {
+    clipId: mine.clip.id,
+    name: mine.clip.name,
+    differences: differences(mine, theirs),
+    relation,
+    mine: summarise(mine),
+    theirs: summarise(theirs),
+    both: sameFrames ? { kind: 'sources', sources: planBoth(mine, theirs, label).sources } : { kind: 'copy', name: copyName(theirs.clip.name, label) },
+  };
+}
+
+export function copyName(name: string, label: string): string {
+  return `${name} (from ${label})`;
+}
+
+/** Rows of my clip that "both" does not replace but that differ in the bundle (reported, never silent). */
+export function keptDifferences(mine: ClipSide, theirs: ClipSide): string[] {
+  return differences(mine, theirs).filter((d) => !/^(gt|proposal|pred:)/.test(d));
+}

@@ -1,0 +1,123 @@
+/**
+ * Test and bench helpers for bundles (Node + fake-indexeddb): a project that uses every table and
+ * every optional field, edits that add history, and re-zipping a bundle's entries to build hostile
+ * variants. Test-only; not exported from index.ts.
+ */
+import { unzipSync, zipSync, type Zippable } from 'fflate';
+import type { SpocDb } from '../../store/db';
+import { setFrameIgnored, setFramePhase, setFrameReviewed } from '../../store/frames';
+import { commitClipImports, type ClipImportDraft } from '../../store/importCommit';
+import { putLayer, saveLayerEdit } from '../../store/layers';
+import { putFlagDismissal } from '../../store/reviewFlags';
+import { setMeta, setUserName } from '../../store/meta';
+import { createProject, updateProject } from '../../store/projects';
+import { H, W, importDraft, rleFromPicture, rleWithArea } from '../../store/testFixtures';
+import type { Clip, Project } from '../../store/types';
+import { exportBundle, type ExportBundleOptions } from './exportBundle';
+import { MANIFEST_PATH, projectMetaPrefix, type BundleManifest } from './format';
+import { sha256Hex } from './hash';
+import { ChunkSink } from './sinks';
+
+export interface SeededProject {
+  project: Project;
+  clips: Clip[];
+}
+
+/** A project of `clips` clips (3 frames, 8x6) with gt and pred layers, history, phases, ignores, meta. */
+export async function seedProject(db: SpocDb, clips = 2, name = 'Bundle test'): Promise<SeededProject> {
+  await setUserName(db, 'ann');
+  const project = await createProject(db, { name });
+  await updateProject(db, project.id, { settings: { thresholds: { peel: { tau: 0.5, delta: 0.1 } } } });
+  const drafts: ClipImportDraft[] = Array.from({ length: clips }, (_, k) => {
+    const d = importDraft(project.id, 3);
+    d.clip.name = `clip ${k}`;
+    d.frames = d.frames.map((f, i) => ({ ...f, name: `img_${k}_${i}`, image: new Blob([new Uint8Array(50 + i + k).fill(i + 1)], { type: i === 2 ? 'image/png' : 'image/jpeg' }), mime: i === 2 ? 'image/png' : 'image/jpeg' }));
+    d.frames[0].phase = 'initial';
+    if (k === 1) d.clip.assignee = 'bob';
+    return d;
+  });
+  const rows = await commitClipImports(db, drafts);
+  for (const clip of rows) {
+    await putLayer(db, {
+      clipId: clip.id,
+      frameIndex: 2,
+      source: 'pred:model-a',
+      act: rleWithArea(H, W, 7),
+      trf: rleWithArea(H, W, 2),
+      provenance: { kind: 'imported', by: 'model-a', at: 5, from: 'run 1', confidence: 0.75 },
+      instances: { tracks: [1, 2] },
+    });
+    await paint(db, clip, 2, 'ann');
+    await setFramePhase(db, clip.id, 1, 'transitioning');
+    await setFrameIgnored(db, clip.id, 2, { reason: 'too_blurry', note: 'motion', by: 'ann' });
+    await setFrameReviewed(db, clip.id, 0, true);
+    await putFlagDismissal(db, { clipId: clip.id, source: 'gt', flagId: `speck-${clip.id.slice(0, 4)}`, kind: 'speck', frameIndex: 1, box: { x: 1, y: 1, w: 2, h: 2 }, reason: 'real crumb', by: 'ann', at: 77 });
+  }
+  await setMeta(db, `${projectMetaPrefix(project.id)}review.round`, { round: 2, notes: ['a', 'b'] });
+  const fresh = await db.clips.where('projectId').equals(project.id).toArray();
+  return { project: (await db.projects.get(project.id))!, clips: fresh.sort((a, b) => a.name.localeCompare(b.name)) };
+}
+
+/** One brush-like edit on gt frame `frameIndex`: a 2x2 box turned actionable, with its revision. */
+export async function paint(db: SpocDb, clip: Pick<Clip, 'id'>, frameIndex: number, author: string, variant = 0): Promise<void> {
+  const picture = Array.from({ length: H }, (_, y) => Array.from({ length: W }, (_, x) => (x >= 2 + variant && x < 4 + variant && y >= 1 && y < 3 ? '#' : '.')).join(''));
+  await saveLayerEdit(db, {
+    layer: { clipId: clip.id, frameIndex, source: 'gt', act: rleFromPicture(picture), trf: rleWithArea(H, W, 0), provenance: { kind: 'manual', by: author, at: 100 + variant } },
+    revision: {
+      clipId: clip.id,
+      frameIndex,
+      source: 'gt',
+      author,
+      at: 1000 + variant,
+      action: 'brush',
+      box: { x: 2 + variant, y: 1, w: 2, h: 2 },
+      before: rleWithArea(2, 2, 0),
+      after: rleWithArea(2, 2, 4),
+      afterTrf: rleWithArea(2, 2, 0),
+    },
+  });
+}
+
+export async function exportToBlob(db: SpocDb, projectId: string, options: ExportBundleOptions = {}): Promise<{ blob: Blob; sink: ChunkSink }> {
+  const sink = new ChunkSink();
+  await exportBundle(db, projectId, sink, { now: Date.UTC(2026, 0, 2), ...options });
+  return { blob: sink.toBlob(), sink };
+}
+
+export async function blobEntries(blob: Blob): Promise<Record<string, Uint8Array>> {
+  return unzipSync(new Uint8Array(await blob.arrayBuffer()));
+}
+
+const json = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b)) as unknown;
+const bytesOf = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+
+/**
+ * Rebuilds a bundle from its entries after `edit` changed some of them; the manifest's sizes and
+ * checksums are recomputed unless `keepManifest` (then only `editManifest` changes it).
+ */
+export async function rebuild(
+  blob: Blob,
+  edit: (entries: Record<string, Uint8Array>) => void,
+  options: { keepManifest?: boolean; editManifest?: (m: BundleManifest) => void } = {},
+): Promise<Blob> {
+  const entries = await blobEntries(blob);
+  const manifest = json(entries[MANIFEST_PATH]) as BundleManifest;
+  delete entries[MANIFEST_PATH];
+  edit(entries);
+  if (!options.keepManifest) {
+    manifest.entries = [];
+    for (const [path, data] of Object.entries(entries)) manifest.entries.push({ path, bytes: data.length, sha256: await sha256Hex(data) });
+  }
+  options.editManifest?.(manifest);
+  const files: Zippable = {};
+  for (const [path, data] of Object.entries(entries)) files[path] = [data, { level: 0 }];
+  files[MANIFEST_PATH] = bytesOf(manifest);
+  return new Blob([zipSync(files)], { type: 'application/zip' });
+}
+
+/** Edits a JSON entry in place (for rebuild). */
+export function editJson(entries: Record<string, Uint8Array>, path: string, change: (doc: Record<string, unknown>) => void): void {
+  const doc = json(entries[path]) as Record<string, unknown>;
+  change(doc);
+  entries[path] = bytesOf(doc);
+}

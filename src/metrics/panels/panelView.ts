@@ -1,0 +1,19 @@
+/** Which metric panels are open: kept per browser, like the editor's view settings. */
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+
+export interface PanelViewState {
+  dock: boolean;
+  progress: boolean;
+  compare: boolean;
+  /** The project page's evaluation table. */
+  project: boolean;
+  set: (patch: Partial<Omit<PanelViewState, 'set'>>) => void;
+}
+
+export const usePanelView = create<PanelViewState>()(
+  persist(
+    (set) => ({ dock: true, progress: true, compare: true, project: false, set: (patch) => set(patch) }),
+    { name: 'spoc-metric-panels', partialize: ({ dock, progress, compare, project }) => ({ dock, progress, compare, project }) },
+  ),
+);
