@@ -6,6 +6,7 @@ import { listClips } from '../../store/clips';
 import { projectStats } from '../../store/progress';
 import { ImportPanel } from '../import/ImportPanel';
 import { ProjectTransfer } from './ProjectTransfer';
+import { ExportAnnotations } from '../export/ExportAnnotations';
 import { ClipFilters } from './ClipFilters';
 import { ClipCard } from './ClipCard';
 import { filterClips, NO_FILTER, type ClipFilter } from './clipFilter';
@@ -40,6 +41,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
       )}
       <ImportPanel project={project} />
       <ProjectTransfer project={project} />
+      <ExportAnnotations project={project} />
       <ProjectMetricsPanel project={project} clips={clips ?? []} />
       <ClipFilters clips={clips ?? []} filter={filter} onChange={setFilter} />
       <p className="mt-2 text-xs text-zinc-500" data-testid="clip-count">
