@@ -10,8 +10,11 @@ import type { PaintClass } from './paint/paintRule';
 import { matchShortcut, type KeyInput, type ShortcutOptions } from './shortcuts';
 import type { ToolId } from './tools/types';
 
-/** Painting tools, plus the instance tag tool (which labels regions, not pixels). */
-export type EditorToolId = ToolId | 'tag';
+/**
+ * Painting tools, plus the instance tag tool (which labels regions, not pixels) and the SAM click
+ * tool (AI assist: prompts a model, writes the accepted mask; src/inference/ui/samTool.ts).
+ */
+export type EditorToolId = ToolId | 'tag' | 'sam';
 
 /** What the editor can be asked to do. Implemented by the UI layer. */
 export interface EditorCommands {
@@ -124,6 +127,7 @@ export const ACTIONS: readonly Action[] = [
   toolAction('fill', 'Flood fill', 'f'),
   toolAction('move', 'Move region', 'm'),
   toolAction('tag', 'Tag instance', 't'),
+  toolAction('sam', 'SAM click (AI assist)', 's'),
   {
     id: 'instance.previous',
     label: 'Previous instance number',

@@ -4,6 +4,18 @@
  */
 export * from './flags';
 export { loadClipFlags, saveFlagDismissal, undoFlagDismissal, type ClipFlags } from './flagStore';
+export { loadClipFlagsInChunks, type ChunkedFlagOptions } from './flagLoader';
+export {
+  ACTION_SPECS,
+  CLIP_ACTIONS,
+  STATUS_LABELS,
+  availableActions,
+  openChangeRequest,
+  transition,
+  type ClipAction,
+  type TransitionResult,
+} from './lifecycle';
+export { takeClipStep } from './reviewSteps';
 export {
   commitPrediction,
   frameMatchName,

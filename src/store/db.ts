@@ -1,8 +1,11 @@
 import { Dexie, type DexieOptions, type Table } from 'dexie';
 import { StoreError, reasonOf } from './errors';
-import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
+import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
 import type {
   Clip,
+  ClipComment,
+  ClipEvent,
+  ClipEventInput,
   FlagDismissal,
   Frame,
   FrameImage,
@@ -31,12 +34,15 @@ export class SpocDb extends Dexie {
   declare revisions: Table<Revision, number, RevisionInput>;
   declare meta: Table<MetaEntry, string>;
   declare reviewFlags: Table<FlagDismissal, [string, LayerSource, string]>;
+  declare clipEvents: Table<ClipEvent, number, ClipEventInput>;
+  declare comments: Table<ClipComment, string>;
 
   constructor(name: string = DEFAULT_DB_NAME, options?: SpocDbOptions) {
     super(name, options);
     this.version(1).stores(SCHEMA_V1);
     this.version(2).stores(SCHEMA_V2).upgrade(upgradeV1toV2);
     this.version(3).stores(SCHEMA_V3);
+    this.version(4).stores(SCHEMA_V4);
   }
 }
 

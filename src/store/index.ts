@@ -58,6 +58,16 @@ export {
 } from './layers';
 export { writeSourceLayers, type SourceLayersOptions, type SourceLayersResult } from './sourceLayers';
 export { putFlagDismissal, listFlagDismissals, deleteFlagDismissal } from './reviewFlags';
+export { applyClipStep, listClipEvents, lastActors, type ClipStep } from './clipEvents';
+export {
+  addComment,
+  replyToComment,
+  setCommentResolved,
+  listComments,
+  commentThreads,
+  type NewComment,
+  type CommentThread,
+} from './comments';
 export { isLayerSource } from './validate';
 export { appendRevision, listRevisions, listClipRevisions } from './revisions';
 export { clipProgress, projectStats, countProgress, type ClipProgress, type ProjectStats } from './progress';

@@ -63,3 +63,13 @@ export function sourceFlagDismissals(db: SpocDb, clipId: string, source: LayerSo
     .where('[clipId+source+flagId]')
     .between([clipId, source, Dexie.minKey], [clipId, source, Dexie.maxKey]);
 }
+
+/** Lifecycle events of a clip, ordered by `seq` (oldest first). */
+export function clipEventRows(db: SpocDb, clipId: string) {
+  return db.clipEvents.where('[clipId+seq]').between([clipId, Dexie.minKey], [clipId, Dexie.maxKey]);
+}
+
+/** Comments of a clip, ordered by frame. */
+export function clipCommentRows(db: SpocDb, clipId: string) {
+  return db.comments.where('[clipId+frameIndex]').between([clipId, Dexie.minKey], [clipId, Dexie.maxKey]);
+}

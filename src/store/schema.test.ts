@@ -5,7 +5,9 @@ import { StoreError } from './errors';
 import { layerAreas } from './layers';
 import { listClipsByStatus } from './clips';
 import { clipProgress } from './progress';
-import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_VERSION, type MigrationIssue } from './schema';
+import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_VERSION, type MigrationIssue } from './schema';
+import { applyClipStep, listClipEvents } from './clipEvents';
+import { addComment, listComments, replyToComment } from './comments';
 import { listFrames } from './frames';
 import { listFlagDismissals, putFlagDismissal } from './reviewFlags';
 import { deleteClip } from './clips';
@@ -17,7 +19,7 @@ describe('fresh database', () => {
     expect(await installedSchemaVersion('fresh', opts)).toBeNull();
     const db = await openSpocDb('fresh', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V3).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V4).sort());
     db.close();
     expect(await installedSchemaVersion('fresh', opts)).toBe(SCHEMA_VERSION);
   });
@@ -92,8 +94,8 @@ describe('v2 -> v3 upgrade', () => {
     v2.close();
 
     const db = await openSpocDb('upgrade3', opts);
-    expect(db.verno).toBe(3);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V3).sort());
+    expect(db.verno).toBe(SCHEMA_VERSION);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V4).sort());
     for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
     expect(await db.reviewFlags.count()).toBe(0);
     expect((await listFrames(db, 'c1')).map((f) => f.name)).toEqual([undefined, undefined]);
@@ -108,11 +110,53 @@ describe('v2 -> v3 upgrade', () => {
   });
 });
 
+describe('v3 -> v4 upgrade', () => {
+  it('adds clipEvents and comments, keeps every row, and the new tables cascade with the clip', async () => {
+    const opts = fakeIdb();
+    // The app as it shipped v3.
+    const v3 = new Dexie('upgrade4', opts);
+    v3.version(1).stores(SCHEMA_V1);
+    v3.version(2).stores(SCHEMA_V2);
+    v3.version(3).stores(SCHEMA_V3);
+    await v3.open();
+    const clip = { ...clipDraft('p1', { frameCount: 2 }), id: 'c1', createdAt: 1, updatedAt: 1, status: 'submitted' };
+    await v3.table('projects').add({ id: 'p1', name: 'P', createdAt: 1, updatedAt: 1, settings: { sampleFps: 1, thresholds: {} } });
+    await v3.table('clips').add(clip);
+    await v3.table('frames').bulkAdd([0, 1].map((index) => ({ clipId: 'c1', index, timestampSec: index, name: `f${index}` })));
+    const provenance = { kind: 'manual', by: 'ann', at: 1 };
+    await v3.table('layers').add({ clipId: 'c1', frameIndex: 0, source: 'gt', act: rleWithArea(H, W, 4), trf: rleWithArea(H, W, 0), provenance, updatedAt: 1, actArea: 4, trfArea: 0 });
+    await v3.table('reviewFlags').add({ clipId: 'c1', source: 'gt', flagId: 'speck:0:abc', kind: 'speck', frameIndex: 0, reason: 'crumb', by: 'rev', at: 2 });
+    await v3.table('meta').put({ key: 'user.name', value: 'rev' });
+    const before = Object.fromEntries(await Promise.all(v3.tables.map(async (t) => [t.name, await t.toArray()] as const)));
+    v3.close();
+
+    const db = await openSpocDb('upgrade4', opts);
+    expect(db.verno).toBe(4);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V4).sort());
+    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
+    expect(await db.clipEvents.count()).toBe(0);
+    expect(await db.comments.count()).toBe(0);
+
+    // The new tables work on the upgraded clip ...
+    await applyClipStep(db, 'c1', { action: 'start_review', by: 'rev', at: 5 }, () => ({ ok: true, to: 'in_review' }));
+    expect((await db.clips.get('c1'))?.status).toBe('in_review');
+    expect(await listClipEvents(db, 'c1')).toEqual([{ seq: 1, clipId: 'c1', action: 'start_review', from: 'submitted', to: 'in_review', by: 'rev', at: 5 }]);
+    const c = await addComment(db, { clipId: 'c1', frameIndex: 1, x: 2, y: 3, author: 'rev', text: 'here' });
+    await replyToComment(db, c.id, { author: 'ann', text: 'ok' });
+    expect(await listComments(db, 'c1')).toHaveLength(2);
+    // ... and deleting the clip takes them along.
+    await deleteClip(db, 'c1');
+    expect(await db.clipEvents.count()).toBe(0);
+    expect(await db.comments.count()).toBe(0);
+    db.close();
+  });
+});
+
 describe('newer schema', () => {
   it('refuses, with a clear message, a database written by a newer app, and leaves it unchanged', async () => {
     const opts = fakeIdb();
     const future = new Dexie('future', opts);
-    future.version(4).stores({ ...SCHEMA_V3, reviews: 'id, clipId' });
+    future.version(5).stores({ ...SCHEMA_V4, reviews: 'id, clipId' });
     await future.open();
     await future.table('reviews').add({ id: 'r1', clipId: 'c1' });
     future.close();
@@ -123,13 +167,13 @@ describe('newer schema', () => {
     );
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe('newer_schema');
-    expect((err as StoreError).message).toMatch(/newer version of the app \(schema v4; this version reads up to v3\)/);
+    expect((err as StoreError).message).toMatch(/newer version of the app \(schema v5; this version reads up to v4\)/);
     expect((err as StoreError).message).toMatch(/Nothing was opened or changed/);
 
     const again = new Dexie('future', opts);
     await again.open();
-    // Native 40 = Dexie version 4, not patched (Dexie would have made it 41 had SpocDb opened it).
-    expect(again.backendDB().version).toBe(40);
+    // Native 50 = Dexie version 5, not patched (Dexie would have made it 51 had SpocDb opened it).
+    expect(again.backendDB().version).toBe(50);
     expect(again.tables.map((t) => t.name)).toContain('reviews');
     expect(await again.table('reviews').count()).toBe(1);
     again.close();

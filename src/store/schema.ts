@@ -52,7 +52,21 @@ export const SCHEMA_V3 = {
   reviewFlags: '[clipId+source+flagId]',
 } as const;
 
-export const SCHEMA_VERSION = 3;
+/**
+ * 2026-11-24 — v4 (review workflow):
+ * - New table `clipEvents`: the clip's lifecycle steps (ClipEvent), auto-incremented `seq` so the
+ *   history is append-only and ordered; `[clipId+seq]` answers "a clip's history in order".
+ * - New table `comments`: comments pinned to a point of a frame (ClipComment); `[clipId+frameIndex]`
+ *   answers "comments of this frame" and, as a prefix, "every comment of a clip".
+ *   No existing row changes shape, so there is no upgrade function.
+ */
+export const SCHEMA_V4 = {
+  ...SCHEMA_V3,
+  clipEvents: '++seq, [clipId+seq]',
+  comments: 'id, [clipId+frameIndex]',
+} as const;
+
+export const SCHEMA_VERSION = 4;
 
 /** Index name of the v2 area index, shared by the repositories that read it. */
 export const LAYER_AREA_INDEX = '[clipId+source+frameIndex+actArea+trfArea]';

@@ -222,3 +222,38 @@ export interface FlagDismissal {
   by: string;
   at: number;
 }
+
+/**
+ * One step of a clip's review lifecycle (schema v4, table `clipEvents`): who moved the clip from
+ * which status to which, when, and the note (a reviewer's change request). Append-only.
+ * `action` is one of src/review/lifecycle.ts CLIP_ACTIONS, opaque to the store.
+ */
+export interface ClipEvent {
+  seq: number;
+  clipId: string;
+  action: string;
+  from: ClipStatus;
+  to: ClipStatus;
+  by: string;
+  at: number;
+  note?: string;
+}
+export type ClipEventInput = Omit<ClipEvent, 'seq'> & { seq?: number };
+
+/**
+ * A comment pinned to a point of a frame (schema v4, table `comments`), in frame pixels. A reply has
+ * `parentId` (the thread's root; threads are one level deep) and the root's point; `resolved` is
+ * kept on the root.
+ */
+export interface ClipComment {
+  id: string;
+  clipId: string;
+  frameIndex: number;
+  x: number;
+  y: number;
+  author: string;
+  at: number;
+  text: string;
+  parentId?: string;
+  resolved: boolean;
+}

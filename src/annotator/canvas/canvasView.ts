@@ -31,6 +31,11 @@ export class CanvasView {
   private readonly onionCanvas: HTMLCanvasElement;
   private readonly preview = new Konva.Group();
   private readonly instanceLabels = new Konva.Group();
+  /** The SAM tool's candidate mask, clicks and box (not in the label map until accepted). */
+  private readonly samPreview = new Konva.Group();
+  /** Review overlays in image coordinates, owned by src/review/ui: comment pins, and an error map / prediction image. */
+  readonly reviewPins = new Konva.Group();
+  readonly reviewImage = new Konva.Image({ image: undefined, x: 0, y: 0, visible: false });
   private map: LabelMap | null = null;
   private dirty: Box | null = null;
   private frameRequest = 0;
@@ -57,7 +62,9 @@ export class CanvasView {
     this.onionNode.visible(false);
     this.imageLayer.add(this.imageNode);
     this.maskLayer.add(this.onionNode, this.maskNode);
-    this.previewLayer.add(this.instanceLabels, this.preview);
+    this.previewLayer.add(this.instanceLabels, this.preview, this.samPreview);
+    this.maskLayer.add(this.reviewImage);
+    this.previewLayer.add(this.reviewPins);
     // Mask pixels are labels: never blur them, whatever the zoom.
     this.maskLayer.imageSmoothingEnabled(false);
     this.stage.add(this.imageLayer, this.maskLayer, this.previewLayer);
@@ -135,6 +142,53 @@ export class CanvasView {
         this.preview.add(new Konva.Line({ points: pts, closed: preview.closed, stroke: preview.subtract ? '#e5e7eb' : stroke, strokeWidth: 1.5 / s, dash: preview.subtract ? [4 / s, 3 / s] : undefined }));
         const first = preview.points[0];
         this.preview.add(new Konva.Circle({ x: first.x, y: first.y, radius: (preview.willClose ? 6 : 3.5) / s, fill: preview.willClose ? '#facc15' : stroke }));
+      }
+    }
+    this.previewLayer.batchDraw();
+  }
+
+  /** Draws (or with null removes) the SAM candidate: the mask tinted in the class colour, clicks, box. */
+  setSamPreview(
+    preview: {
+      mask: { width: number; height: number; data: Uint8Array; bbox: Box | null } | null;
+      points: readonly { x: number; y: number; positive: boolean }[];
+      box: { x0: number; y0: number; x1: number; y1: number } | null;
+    } | null,
+    activeClass: number,
+  ): void {
+    this.samPreview.destroyChildren();
+    const el = this.stage.container();
+    el.dataset.samArea = String(preview?.mask?.bbox ? preview.mask.data.reduce((n, v) => n + v, 0) : 0);
+    if (preview) {
+      const s = this.transform.scale;
+      const rgb = activeClass === 2 ? [34, 197, 94] : [239, 68, 68];
+      const b = preview.mask?.bbox;
+      if (preview.mask && b) {
+        const canvas = document.createElement('canvas');
+        canvas.width = b.w;
+        canvas.height = b.h;
+        const ctx = canvas.getContext('2d')!;
+        const img = ctx.createImageData(b.w, b.h);
+        for (let y = 0; y < b.h; y++) {
+          const row = (b.y + y) * preview.mask.width + b.x;
+          for (let x = 0; x < b.w; x++) {
+            if (!preview.mask.data[row + x]) continue;
+            const o = (y * b.w + x) * 4;
+            img.data[o] = rgb[0];
+            img.data[o + 1] = rgb[1];
+            img.data[o + 2] = rgb[2];
+            img.data[o + 3] = 140;
+          }
+        }
+        ctx.putImageData(img, 0, 0);
+        this.samPreview.add(new Konva.Image({ image: canvas, x: b.x, y: b.y, width: b.w, height: b.h }));
+      }
+      if (preview.box) {
+        const { x0, y0, x1, y1 } = preview.box;
+        this.samPreview.add(new Konva.Rect({ x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0), height: Math.abs(y1 - y0), stroke: '#facc15', strokeWidth: 1.5 / s, dash: [5 / s, 3 / s] }));
+      }
+      for (const p of preview.points) {
+        this.samPreview.add(new Konva.Circle({ x: p.x, y: p.y, radius: 4.5 / s, fill: p.positive ? '#22d3ee' : '#f43f5e', stroke: '#000', strokeWidth: 1 / s }));
       }
     }
     this.previewLayer.batchDraw();

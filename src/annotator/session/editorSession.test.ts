@@ -98,3 +98,44 @@ describe('EditorSession', () => {
     await again.close();
   });
 });
+
+describe('EditorSession with the SAM tool', () => {
+  it('routes pointer input and keys to the SAM tool, commits its mask as one undoable stored step', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    s.setBrushSize(1);
+    const seen: string[] = [];
+    s.setSamTool({
+      busy: false,
+      onPointerDown: (p) => seen.push(`down ${p.x},${p.y}`),
+      onPointerMove: () => seen.push('move'),
+      onPointerUp: () => seen.push('up'),
+      onKey: (key, shift) => {
+        seen.push(`key ${key}${shift ? '+shift' : ''}`);
+        if (key !== 'Enter') return false;
+        // What SamTool.accept does: one patch through the tool context.
+        const ctx = s.toolContext;
+        const before = ctx.map.data.slice();
+        ctx.map.data.fill(ctx.activeClass, 0, 8);
+        ctx.commit({ frameIndex: ctx.frameIndex, box: { x: 0, y: 0, w: 8, h: 1 }, before: before.subarray(0, 8), after: ctx.map.data.slice(0, 8), action: 'sam-replace' });
+        return true;
+      },
+      clear: () => seen.push('clear'),
+    });
+    stroke(s, 1.5); // brush: not the SAM tool's business
+    expect(seen).toEqual([]);
+    s.setTool('sam');
+    stroke(s, 2.5);
+    expect(s.toolKey('Enter', true)).toBe(true);
+    expect(s.toolKey('Tab')).toBe(false);
+    expect(seen).toEqual(['down 0.5,2.5', 'move', 'up', 'key Enter+shift', 'key Tab']);
+    expect(labelArea(s.map, 1)).toBe(8 + 8);
+    await s.flush();
+    expect(await storedArea(0, 'actArea')).toBe(16);
+    expect((await listRevisions(db, clip.id, 'gt', 0)).map((r) => r.action)).toContain('sam-replace');
+    await s.undo();
+    expect(labelArea(s.map, 1)).toBe(8);
+    s.setTool('brush');
+    expect(seen.at(-1)).toBe('clear');
+    await s.close();
+  });
+});

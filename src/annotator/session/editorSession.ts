@@ -40,6 +40,19 @@ export interface SessionState {
 
 type Listener<T> = (value: T) => void;
 
+/**
+ * The SAM click tool as the session sees it (src/inference/ui/samTool.ts implements it): pointer
+ * input and keys go to it while the 'sam' tool is active; it commits through the tool context.
+ */
+export interface SamToolPort {
+  readonly busy: boolean;
+  onPointerDown(p: PointerInput): void;
+  onPointerMove(p: PointerInput): void;
+  onPointerUp(p: PointerInput): void;
+  onKey(key: string, shift?: boolean): boolean;
+  clear(): void;
+}
+
 interface MutableToolContext extends ToolContext {
   map: LabelMap;
   frameIndex: number;
@@ -75,6 +88,8 @@ export class EditorSession {
   private readonly invalidateListeners = new Set<Listener<Box>>();
   private readonly frameListeners = new Set<Listener<LabelMap>>();
   private readonly stateListeners = new Set<Listener<SessionState>>();
+  /** Set by the AI-assist UI once a SAM model is loaded; null otherwise. */
+  private sam: SamToolPort | null = null;
 
   private constructor(db: SpocDb, clip: Clip, author: string, readOnly: boolean) {
     this.db = db;
@@ -221,9 +236,21 @@ export class EditorSession {
   setTool(id: EditorToolId): void {
     if (id === this.state.tool) return;
     this.tool.finish();
-    // The tag tool labels regions and never paints: pixels keep the last painting tool.
-    if (id !== 'tag') this.tool = createTool(id, this.ctx);
+    if (this.state.tool === 'sam') this.sam?.clear();
+    // The tag and SAM tools have no Tool class: pixels keep the last painting tool.
+    if (id !== 'tag' && id !== 'sam') this.tool = createTool(id, this.ctx);
     this.setState({ tool: id });
+  }
+
+  /** The SAM click tool (or null without a SAM model); it paints through toolContext. */
+  setSamTool(tool: SamToolPort | null): void {
+    if (this.sam && this.sam !== tool) this.sam.clear();
+    this.sam = tool;
+  }
+
+  /** What the SAM tool commits through: the current frame's map, class, protect, commit. */
+  get toolContext(): ToolContext {
+    return this.ctx;
   }
 
   setInstanceId(id: number): void {
@@ -272,23 +299,30 @@ export class EditorSession {
       if (p.button === 0) this.tagAt(p.x, p.y);
       return;
     }
+    if (this.state.tool === 'sam') {
+      this.sam?.onPointerDown(p);
+      return;
+    }
     this.tool.onPointerDown(p);
     this.syncBusy();
   }
 
   pointerMove(p: PointerInput): void {
     if (this.state.readOnly || this.state.tool === 'tag') return;
+    if (this.state.tool === 'sam') return this.sam?.onPointerMove(p);
     this.tool.onPointerMove(p);
   }
 
   pointerUp(p: PointerInput): void {
     if (this.state.readOnly || this.state.tool === 'tag') return;
+    if (this.state.tool === 'sam') return this.sam?.onPointerUp(p);
     this.tool.onPointerUp(p);
     this.syncBusy();
   }
 
-  /** Enter, Escape, Backspace for the active tool; true when the tool used the key. */
-  toolKey(key: string): boolean {
+  /** Enter, Escape, Backspace (and Tab for SAM) for the active tool; true when the tool used the key. */
+  toolKey(key: string, shift = false): boolean {
+    if (this.state.tool === 'sam') return !this.state.readOnly && (this.sam?.onKey(key, shift) ?? false);
     const used = this.tool.onKey(key);
     this.syncBusy();
     return used;

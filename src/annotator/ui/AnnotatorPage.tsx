@@ -27,6 +27,10 @@ import { ShortcutSheet } from './ShortcutSheet';
 import { CommandPalette } from './CommandPalette';
 import { useEditorView } from './editorViewState';
 import { MetricsDock } from '../../metrics/panels/MetricsDock';
+import { ReviewBar } from '../../review/ui/ReviewBar';
+import { ReviewCanvasLayer } from '../../review/ui/ReviewCanvasLayer';
+import { ReviewSidebar } from '../../review/ui/ReviewSidebar';
+import { AiAssist } from '../../inference/ui/AiAssist';
 
 export function AnnotatorPage({ clipId, frame }: { clipId: string; frame: number }) {
   const db = useDb();
@@ -238,6 +242,8 @@ function EditorView({ clip, frame, session, images, author }: { clip: Clip; fram
             read-only: open in another tab
           </span>
         )}
+        <ReviewBar db={db} clip={clip} />
+        <AiAssist session={session} images={images} canvas={canvas} />
         <SaveStatus status={persist} />
         <span data-testid="frame-indicator" className="tabular-nums">
           frame {k + 1} / {clip.frameCount}
@@ -247,12 +253,14 @@ function EditorView({ clip, frame, session, images, author }: { clip: Clip; fram
       <div className="flex min-h-0 flex-1">
         <div className="relative min-w-0 flex-1">
           <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} />
+          <ReviewCanvasLayer db={db} clip={clip} frameIndex={k} canvas={canvas} zoom={zoom} />
           <span className="pointer-events-none absolute bottom-1 left-2 text-xs text-zinc-500">
             {Math.round(zoom)}% · {state.tool} · {state.protect ? 'protecting other class' : 'painting over other class'}
           </span>
         </div>
         <MetricsDock db={db} session={session} clip={clip} frames={frames} storedAreas={areas} current={k} onPick={(i) => commands.goToFrame(i)} />
         <SidePanel db={db} clip={clip} frame={current} area={area} author={author} readOnly={state.readOnly} ignoreOpen={ignoreOpen} setIgnoreOpen={setIgnoreOpen} />
+        <ReviewSidebar db={db} clip={clip} frameIndex={k} onPick={(i) => commands.goToFrame(i)} />
       </div>
       <Timeline frames={frames} areas={areas} current={k} onPick={(i) => commands.goToFrame(i)} />
       {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}

@@ -14,6 +14,8 @@ export interface CanvasHandle {
   fit(): void;
   actualSize(): void;
   zoomPercent(): number;
+  /** The Konva view, for the review overlays (src/review/ui) to draw into and map clicks to image pixels. */
+  canvasView(): CanvasView;
 }
 
 interface Props {
@@ -42,6 +44,7 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
         onZoom(100);
       },
       zoomPercent: () => view.view.scale * 100,
+      canvasView: () => view,
     };
     onZoom(view.view.scale * 100);
 

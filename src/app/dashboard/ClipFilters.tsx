@@ -1,15 +1,18 @@
 import { CLIP_STATUSES, type Clip } from '../../store/types';
-import { STATUS_LABEL, type ClipFilter } from './clipFilter';
+import { STATUS_LABEL, peopleOf, type ClipFilter } from './clipFilter';
 
 interface Props {
   clips: readonly Clip[];
   filter: ClipFilter;
   onChange: (f: ClipFilter) => void;
+  /** Last review actor per clip id (for the person filter). */
+  lastActor?: ReadonlyMap<string, string>;
 }
 
 const select = 'rounded bg-zinc-900 px-2 py-1.5 text-sm';
 
-export function ClipFilters({ clips, filter, onChange }: Props) {
+export function ClipFilters({ clips, filter, onChange, lastActor }: Props) {
+  const people = peopleOf(clips, lastActor);
   const verbs = [...new Set(clips.map((c) => c.osc.verb))].sort();
   return (
     <div className="mt-6 flex flex-wrap items-center gap-2" role="search">
@@ -50,6 +53,14 @@ export function ClipFilters({ clips, filter, onChange }: Props) {
         <option value="all">seen and novel</option>
         <option value="seen">seen objects</option>
         <option value="novel">novel objects</option>
+      </select>
+      <select aria-label="Filter by person" className={select} value={filter.person} onChange={(e) => onChange({ ...filter, person: e.target.value })}>
+        <option value="all">anyone</option>
+        {people.map((p) => (
+          <option key={p} value={p}>
+            {p}
+          </option>
+        ))}
       </select>
     </div>
   );

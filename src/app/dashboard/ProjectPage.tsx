@@ -3,6 +3,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useDb } from '../db';
 import { getProject } from '../../store/projects';
 import { listClips } from '../../store/clips';
+import { lastActors } from '../../store/clipEvents';
 import { projectStats } from '../../store/progress';
 import { ImportPanel } from '../import/ImportPanel';
 import { ProjectTransfer } from './ProjectTransfer';
@@ -18,10 +19,11 @@ export function ProjectPage({ projectId }: { projectId: string }) {
   const clips = useLiveQuery(() => listClips(db, projectId), [db, projectId]);
   const stats = useLiveQuery(() => projectStats(db, projectId), [db, projectId]);
   const [filter, setFilter] = useState<ClipFilter>(NO_FILTER);
+  const lastActor = useLiveQuery(async () => lastActors(db, (await listClips(db, projectId)).map((c) => c.id)), [db, projectId]);
 
   if (project === null) return null;
   if (project === undefined) return <p className="p-6 text-zinc-400">This project does not exist (it may have been deleted).</p>;
-  const shown = clips ? filterClips(clips, filter) : [];
+  const shown = clips ? filterClips(clips, filter, lastActor) : [];
   return (
     <div className="p-6">
       <nav className="text-sm text-zinc-500">
@@ -43,7 +45,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
       <ProjectTransfer project={project} />
       <ExportAnnotations project={project} />
       <ProjectMetricsPanel project={project} clips={clips ?? []} />
-      <ClipFilters clips={clips ?? []} filter={filter} onChange={setFilter} />
+      <ClipFilters clips={clips ?? []} filter={filter} onChange={setFilter} lastActor={lastActor} />
       <p className="mt-2 text-xs text-zinc-500" data-testid="clip-count">
         {shown.length} of {clips?.length ?? 0} clips
       </p>

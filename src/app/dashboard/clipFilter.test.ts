@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterClips, NO_FILTER } from './clipFilter';
+import { filterClips, NO_FILTER, peopleOf } from './clipFilter';
 import type { Clip } from '../../store/types';
 
 const clip = (name: string, verb: string, noun: string, status: Clip['status'], subset: Clip['subset']): Clip => ({
@@ -36,5 +36,18 @@ describe('clip filter', () => {
   it('searches every word in names and descriptions, case-insensitively', () => {
     expect(filterClips(clips, { ...NO_FILTER, text: 'WHOLE carrot' }).map((c) => c.id)).toEqual(['v1']);
     expect(filterClips(clips, { ...NO_FILTER, text: 'kiwi grating' })).toEqual([]);
+  });
+  it('filters by person: the assignee or the last review actor', () => {
+    const withPeople = [{ ...clips[0], assignee: 'ann' }, clips[1], { ...clips[2], assignee: 'bob' }];
+    const last = new Map([
+      ['v1', 'rev'],
+      ['v2', 'rev'],
+    ]);
+    expect(peopleOf(withPeople, last)).toEqual(['ann', 'bob', 'rev']);
+    expect(filterClips(withPeople, { ...NO_FILTER, person: 'rev' }, last).map((c) => c.id)).toEqual(['v1', 'v2']);
+    expect(filterClips(withPeople, { ...NO_FILTER, person: 'ann' }, last).map((c) => c.id)).toEqual(['v1']);
+    expect(filterClips(withPeople, { ...NO_FILTER, person: 'bob', status: 'todo' }, last)).toEqual([]);
+    // Without review history, only assignees count.
+    expect(filterClips(withPeople, { ...NO_FILTER, person: 'rev' })).toEqual([]);
   });
 });

@@ -6,12 +6,29 @@ export interface ClipFilter {
   verb: string | 'all';
   status: ClipStatus | 'all';
   subset: ClipSubset | 'all';
+  /** A person: the clip's assignee or whoever took its last review step (see `lastActors`). */
+  person: string | 'all';
 }
 
-export const NO_FILTER: ClipFilter = { text: '', verb: 'all', status: 'all', subset: 'all' };
+export const NO_FILTER: ClipFilter = { text: '', verb: 'all', status: 'all', subset: 'all', person: 'all' };
+
+/** Who a clip is "with": its assignee and the last person to take a review step on it. */
+export function clipPeople(clip: Clip, lastActor?: ReadonlyMap<string, string>): string[] {
+  const out = new Set<string>();
+  if (clip.assignee) out.add(clip.assignee);
+  const last = lastActor?.get(clip.id);
+  if (last) out.add(last);
+  return [...out];
+}
+
+/** Everyone `clipPeople` names over a set of clips, sorted (the person filter's choices). */
+export function peopleOf(clips: readonly Clip[], lastActor?: ReadonlyMap<string, string>): string[] {
+  return [...new Set(clips.flatMap((c) => clipPeople(c, lastActor)))].sort((a, b) => a.localeCompare(b));
+}
 
 /** Every whitespace-separated word must appear in the clip's name, verb, noun, descriptions or assignee. */
-export function matchesClip(clip: Clip, f: ClipFilter): boolean {
+export function matchesClip(clip: Clip, f: ClipFilter, lastActor?: ReadonlyMap<string, string>): boolean {
+  if (f.person !== 'all' && !clipPeople(clip, lastActor).includes(f.person)) return false;
   if (f.verb !== 'all' && clip.osc.verb !== f.verb) return false;
   if (f.status !== 'all' && clip.status !== f.status) return false;
   if (f.subset !== 'all' && clip.subset !== f.subset) return false;
@@ -23,8 +40,8 @@ export function matchesClip(clip: Clip, f: ClipFilter): boolean {
   return words.every((w) => hay.includes(w));
 }
 
-export function filterClips(clips: readonly Clip[], f: ClipFilter): Clip[] {
-  return clips.filter((c) => matchesClip(c, f));
+export function filterClips(clips: readonly Clip[], f: ClipFilter, lastActor?: ReadonlyMap<string, string>): Clip[] {
+  return clips.filter((c) => matchesClip(c, f, lastActor));
 }
 
 export const STATUS_LABEL: Record<ClipStatus, string> = {

@@ -1,0 +1,231 @@
+/**
+ * The editor's AI-assist strip: a "Models" button opening the Models dialog (pick files, see the
+ * backend, load progress and self-tests), the SAM tool's status, and the glue that gives the
+ * editor session a SamTool once a SAM model is ready. Pixels never pass through React: the tool
+ * draws its preview through the canvas handle and commits through the session.
+ */
+import { useEffect, useRef, useState, useSyncExternalStore, useCallback } from 'react';
+import type { RgbaImage } from '../../masks/labelMap';
+import type { EditorSession } from '../../annotator/session/editorSession';
+import type { FrameImageCache } from '../../annotator/session/frameImages';
+import type { CanvasHandle } from '../../annotator/ui/CanvasHost';
+import { inferenceClient, pickModelFiles, restoreModels, samModelOf, useAssist, type ModelStatus } from './assistStore';
+import { SamTool } from './samTool';
+
+interface Props {
+  session: EditorSession;
+  images: FrameImageCache;
+  canvas: React.RefObject<CanvasHandle | null>;
+}
+
+async function frameRgba(images: FrameImageCache, k: number): Promise<RgbaImage> {
+  const bitmap = await images.get(k);
+  if (!bitmap) throw new Error(`frame ${k + 1} has no stored image`);
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const ctx = canvas.getContext('2d')!;
+  ctx.drawImage(bitmap, 0, 0);
+  const data = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+  return { width: data.width, height: data.height, data: data.data };
+}
+
+export function AiAssist({ session, images, canvas }: Props) {
+  const models = useAssist((s) => s.models);
+  const [open, setOpen] = useState(false);
+  const [sam, setSam] = useState<SamTool | null>(null);
+  const state = useSyncExternalStore(
+    useCallback((fn: () => void) => session.onState(fn), [session]),
+    () => session.snapshot,
+  );
+  const samModel = samModelOf(models);
+  const samModelId = samModel?.id ?? null;
+
+  useEffect(() => {
+    void restoreModels();
+  }, []);
+
+  // A SamTool per (session, model).
+  useEffect(() => {
+    if (!samModelId) return;
+    let alive = true;
+    let tool: SamTool | null = null;
+    void inferenceClient().then((client) => {
+      if (!alive) return;
+      tool = new SamTool({ backend: client, modelId: samModelId, clipId: session.clip.id, frameCount: session.clip.frameCount, getImage: (k) => frameRgba(images, k) });
+      session.setSamTool(tool);
+      setSam(tool);
+    });
+    return () => {
+      alive = false;
+      if (tool) {
+        session.setSamTool(null);
+        tool.destroy();
+      }
+      setSam(null);
+    };
+  }, [session, images, samModelId]);
+
+  // Encode the shown frame while the SAM tool is active; redraw its preview on every change.
+  const active = state.tool === 'sam';
+  useEffect(() => {
+    if (!sam || !active) return;
+    void sam.setFrame(session.toolContext);
+    const offFrame = session.onFrame(() => void sam.setFrame(session.toolContext));
+    const view = () => canvas.current?.canvasView();
+    const draw = () => view()?.setSamPreview(sam.preview, session.snapshot.activeClass);
+    const offSam = sam.subscribe(draw);
+    draw();
+    return () => {
+      offFrame();
+      offSam();
+      sam.clear();
+      view()?.setSamPreview(null, 0);
+    };
+  }, [sam, active, session, canvas]);
+
+  // Tab / Shift+Tab, Enter / Shift+Enter and Escape belong to the SAM tool while it is active; taken
+  // in the capture phase so the editor's own key handler (and focus navigation) never sees them.
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+      if (document.querySelector('[role="dialog"]')) return;
+      if (!['Tab', 'Enter', 'Escape'].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (session.toolKey(e.key, e.shiftKey) || e.key === 'Tab') {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [active, session]);
+
+  const samState = useSyncExternalStore(
+    useCallback((fn: () => void) => (sam ? sam.subscribe(fn) : () => undefined), [sam]),
+    () => (sam ? `${sam.status}|${sam.message}|${sam.selectedIndex}|${sam.candidates.length}` : ''),
+  );
+  const [status, message, selected, count] = samState.split('|');
+
+  return (
+    <>
+      <button
+        className="rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800"
+        data-testid="models-button"
+        onClick={() => setOpen(true)}
+        title="AI assist models: pick files, backend, self-tests"
+      >
+        Models{models.length > 0 ? ` (${models.filter((m) => m.state === 'ready').length}/${models.length})` : ''}
+      </button>
+      {active && (
+        <span className="text-xs text-cyan-300" data-testid="sam-status" data-state={sam ? status : 'no-model'}>
+          {sam
+            ? `SAM: ${message || status}${Number(count) > 1 ? ` · mask ${Number(selected) + 1}/${count} (Tab)` : ''} · Enter accept, Shift+Enter add, Esc clear`
+            : samModel === null && models.some((m) => m.state === 'loading')
+              ? 'SAM: loading model…'
+              : 'SAM: no model loaded — open Models'}
+        </span>
+      )}
+      {active && sam && Number(count) > 0 && (
+        <span className="flex gap-1 text-xs">
+          <button className="rounded bg-zinc-700 px-2 py-0.5 hover:bg-zinc-600" data-testid="sam-accept" onClick={() => session.toolKey('Enter')} title="Accept (Enter)">
+            Accept
+          </button>
+          <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" onClick={() => session.toolKey('Enter', true)} title="Add to the region (Shift+Enter)">
+            Add
+          </button>
+          <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" onClick={() => session.toolKey('Escape')} title="Clear the prompts (Esc)">
+            Clear
+          </button>
+        </span>
+      )}
+      {open && <ModelsDialog onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function ModelsDialog({ onClose }: { onClose: () => void }) {
+  const { runtime, runtimeError, models, problems } = useAssist();
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/60" onClick={onClose}>
+      <div role="dialog" aria-label="AI assist models" className="w-[36rem] max-w-[95vw] rounded border border-zinc-700 bg-zinc-900 p-4 text-sm" onClick={(e) => e.stopPropagation()}>
+        <div className="mb-2 flex items-center">
+          <h2 className="flex-1 font-medium">AI assist models</h2>
+          <button className="rounded px-2 py-0.5 hover:bg-zinc-800" onClick={onClose}>
+            Close
+          </button>
+        </div>
+        <p className="mb-2 text-zinc-400" data-testid="ai-backend" data-backend={runtime?.backend ?? ''}>
+          {runtime
+            ? `Runtime: ${runtime.backend === 'webgpu' ? 'WebGPU' : 'WASM'} · ${runtime.threads} thread${runtime.threads === 1 ? '' : 's'}${runtime.crossOriginIsolated ? ' · cross-origin isolated' : ''} (${runtime.reason})`
+            : runtimeError
+              ? `Runtime failed: ${runtimeError}`
+              : 'Runtime: not started (starts with the first model)'}
+        </p>
+        <label className="mb-2 block text-zinc-300">
+          Pick model files (a manifest.json with its .onnx files, or just .onnx files; CLIP also needs tokenizer.json). They are kept in this
+          browser for offline use.
+          <input
+            ref={input}
+            type="file"
+            multiple
+            accept=".onnx,.json"
+            data-testid="pick-models"
+            className="mt-1 block text-xs"
+            disabled={busy}
+            onChange={(e) => {
+              const files = [...(e.target.files ?? [])];
+              if (files.length === 0) return;
+              setBusy(true);
+              void pickModelFiles(files).finally(() => {
+                setBusy(false);
+                if (input.current) input.current.value = '';
+              });
+            }}
+          />
+        </label>
+        {models.length === 0 && <p className="text-zinc-500">No models loaded. Without weights the assists are unavailable.</p>}
+        <ul className="space-y-1">
+          {models.map((m) => (
+            <ModelRow key={m.id} m={m} />
+          ))}
+        </ul>
+        {problems.length > 0 && (
+          <ul className="mt-2 space-y-0.5 text-xs text-amber-300" data-testid="model-problems">
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ModelRow({ m }: { m: ModelStatus }) {
+  const tests = m.loaded ? Object.entries(m.loaded.selfTest) : [];
+  const failed = tests.filter(([, r]) => !r.ok);
+  const backends = m.loaded ? [...new Set(Object.values(m.loaded.backends))].join('/') : '';
+  return (
+    <li className="rounded bg-zinc-800 px-2 py-1" data-testid="model-row" data-model={m.id} data-state={m.state}>
+      <span className="font-medium">{m.label}</span> <span className="text-zinc-400">({m.family}, from {m.source})</span>{' '}
+      {m.state === 'loading' && <span className="text-amber-300">loading… {m.progress}</span>}
+      {m.state === 'error' && <span className="text-red-400">failed: {m.error}</span>}
+      {m.state === 'ready' && (
+        <span className="text-emerald-400">
+          ready on {backends} in {Math.round(m.loaded?.ms ?? 0)} ms ·{' '}
+          <span data-testid="self-test" data-ok={failed.length === 0 ? 'true' : 'false'}>
+            {tests.length === 0 ? 'no self-test' : failed.length === 0 ? `self-test passed (${tests.length} file${tests.length === 1 ? '' : 's'})` : `self-test FAILED: ${failed.flatMap(([, r]) => r.failures).join('; ')}`}
+          </span>
+          {m.loaded && Object.keys(m.loaded.fallbacks).length > 0 && <span className="text-amber-300"> · fell back to WASM: {Object.entries(m.loaded.fallbacks).map(([f, why]) => `${f} (${why})`).join(', ')}</span>}
+        </span>
+      )}
+    </li>
+  );
+}

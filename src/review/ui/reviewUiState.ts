@@ -1,0 +1,36 @@
+/** Review UI state shared by the editor's review pieces (header bar, canvas overlay, side panel). */
+import { create } from 'zustand';
+import type { ErrorCounts } from '../errorMap';
+
+export type OverlayMode = 'gt' | 'pred' | 'both' | 'error';
+
+export interface ReviewUiState {
+  /** The next click on the canvas places a comment. */
+  placing: boolean;
+  /** A placed point waiting for its text. */
+  pending: { frameIndex: number; x: number; y: number } | null;
+  /** The thread last picked in the list (highlighted on the canvas). */
+  selected: string | null;
+  /** The region of the flag last picked, outlined on its frame. */
+  flagFocus: { frameIndex: number; box: { x: number; y: number; w: number; h: number } } | null;
+  /** The review side panel: shown, hidden, or (null) shown while the clip is under review. */
+  panel: boolean | null;
+  overlay: OverlayMode;
+  /** The prediction source (`pred:<name>`) the overlay modes compare with. */
+  predSource: `pred:${string}` | null;
+  /** Error counts of the frame on show in the error map mode (computed by ReviewCanvasLayer). */
+  errors: { frameIndex: number; source: string; counts: ErrorCounts } | null;
+  set: (patch: Partial<Omit<ReviewUiState, 'set'>>) => void;
+}
+
+export const useReviewUi = create<ReviewUiState>()((set) => ({
+  placing: false,
+  pending: null,
+  selected: null,
+  panel: null,
+  flagFocus: null,
+  errors: null,
+  overlay: 'gt',
+  predSource: null,
+  set: (patch) => set(patch),
+}));
