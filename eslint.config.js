@@ -21,7 +21,7 @@ export default tseslint.config(
     files: ['src/masks/**/*.ts', 'src/metrics/**/*.ts', 'src/demo/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/metrics/panels/**', 'src/demo/encodeVideo.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', 'dexie', 'konva', '*/store/*', '*/app/*'] }],
+      'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', 'dexie', 'konva', '*/store/*', '*/app/*', '*/workspace/*'] }],
     },
   },
 );

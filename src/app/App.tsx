@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { useRoute, type Route } from './router';
+import { useRoute, type Route } from '../workspace/router';
 import { Notices } from './Notices';
 import { StorageMeter } from './StorageMeter';
 import { UserName } from './UserName';

@@ -1,4 +1,4 @@
-import { useNotices } from './notices';
+import { useNotices } from '../workspace/notices';
 
 const STYLE = {
   info: 'border-sky-700 bg-sky-950',

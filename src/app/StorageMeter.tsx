@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { formatBytes, quotaWarning, readQuota, requestPersistence, type QuotaInfo } from '../store/quota';
-import { notify } from './notices';
+import { notify } from '../workspace/notices';
 
 const REFRESH_MS = 15_000;
 

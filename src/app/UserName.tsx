@@ -1,9 +1,9 @@
 /** The local user name (no accounts): recorded as the author of every edit and review step. */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useDb } from './db';
+import { useDb } from '../workspace/db';
 import { getUserName, setUserName } from '../store/meta';
 
-export const DEFAULT_USER = 'annotator';
+import { DEFAULT_USER } from '../workspace/user';
 
 export function UserName() {
   const db = useDb();

@@ -5,14 +5,13 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useDb } from '../../app/db';
-import { navigate, parseRoute } from '../../app/router';
-import { notify, messageOf } from '../../app/notices';
-import { DEFAULT_USER } from '../../app/UserName';
+import { useDb } from '../../workspace/db';
+import { navigate, parseRoute } from '../../workspace/router';
+import { notify, messageOf } from '../../workspace/notices';
 import { getClip } from '../../store/clips';
 import { listFrames, setFrameIgnored } from '../../store/frames';
 import { layerAreas } from '../../store/layers';
-import { getUserName } from '../../store/meta';
+import { currentUserName } from '../../workspace/user';
 import type { Clip } from '../../store/types';
 import { handleShortcut, type ActionContext, type EditorCommands, type EditorState } from '../actions';
 import { EditorSession, type SessionState } from '../session/editorSession';
@@ -63,7 +62,7 @@ function Editor({ clip, frame }: { clip: Clip; frame: number }) {
         release = lock.release;
         // Unmounted while the lock was being granted (a quick remount): give it back at once.
         if (!alive) return lock.release();
-        const author = (await getUserName(db)) ?? DEFAULT_USER;
+        const author = await currentUserName(db);
         session = await EditorSession.open(db, first.current.clip, author, first.current.frame, !lock.granted);
         images = new FrameImageCache(db, first.current.clip.id);
         if (!alive) {

@@ -6,7 +6,7 @@ import type { Clip, Frame, FramePhase, IgnoreReason } from '../../store/types';
 import type { LayerAreas } from '../../store/layers';
 import { GENERAL_GUIDELINES, IGNORE_REASONS, VERB_SPECS } from '../../taxonomy/verbs';
 import { isKnownVerb } from '../../taxonomy/osc';
-import { notify, messageOf } from '../../app/notices';
+import { notify, messageOf } from '../../workspace/notices';
 
 const PHASES: FramePhase[] = ['initial', 'transitioning', 'end'];
 

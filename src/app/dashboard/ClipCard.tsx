@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useDb } from '../db';
+import { useDb } from '../../workspace/db';
 import { getThumbnail } from '../../store/clips';
 import type { Clip } from '../../store/types';
 import type { ClipProgress } from '../../store/progress';

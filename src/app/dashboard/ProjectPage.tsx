@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useDb } from '../db';
+import { useDb } from '../../workspace/db';
 import { getProject } from '../../store/projects';
 import { listClips } from '../../store/clips';
 import { lastActors } from '../../store/clipEvents';

@@ -6,9 +6,9 @@
  * theirs / keep both), then writes everything in one transaction. See src/io/bundle.
  */
 import { useRef, useState } from 'react';
-import { useDb } from '../db';
-import { notify, messageOf } from '../notices';
-import { navigate } from '../router';
+import { useDb } from '../../workspace/db';
+import { notify, messageOf } from '../../workspace/notices';
+import { navigate } from '../../workspace/router';
 import { storageChanged } from '../StorageMeter';
 import {
   BlobSink,

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useDb } from '../db';
-import { navigate } from '../router';
-import { notify, messageOf } from '../notices';
+import { useDb } from '../../workspace/db';
+import { navigate } from '../../workspace/router';
+import { notify, messageOf } from '../../workspace/notices';
 import { createProject, listProjects } from '../../store/projects';
 import { OpenDemoButton } from '../demo/OpenDemoButton';
 import { ImportBundleButton } from './ProjectTransfer';

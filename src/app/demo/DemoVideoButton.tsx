@@ -3,7 +3,7 @@
  * (frame k of the video carries its index as a barcode in the top-left corner).
  */
 import { useState } from 'react';
-import { notify, messageOf } from '../notices';
+import { notify, messageOf } from '../../workspace/notices';
 import { encodeDemoVideoInWorker } from '../../io/demo/runDemoWorker';
 
 export function DemoVideoButton() {

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { useDb } from '../db';
-import { navigate } from '../router';
-import { notify, messageOf } from '../notices';
+import { useDb } from '../../workspace/db';
+import { navigate } from '../../workspace/router';
+import { notify, messageOf } from '../../workspace/notices';
 import { storageChanged } from '../StorageMeter';
-import { getUserName } from '../../store/meta';
-import { DEFAULT_USER } from '../UserName';
+import { currentUserName } from '../../workspace/user';
 import { openDemoProject } from './openDemoProject';
 
 export function OpenDemoButton({ subtle = false }: { subtle?: boolean }) {
@@ -13,7 +12,7 @@ export function OpenDemoButton({ subtle = false }: { subtle?: boolean }) {
   const open = async () => {
     setProgress([0, 1]);
     try {
-      const author = (await getUserName(db)) ?? DEFAULT_USER;
+      const author = await currentUserName(db);
       const project = await openDemoProject(db, author, (d, t) => setProgress([d, t]));
       navigate({ name: 'project', projectId: project.id });
     } catch (err) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useDb } from '../db';
-import { notify, messageOf } from '../notices';
+import { useDb } from '../../workspace/db';
+import { notify, messageOf } from '../../workspace/notices';
 import { listClips } from '../../store/clips';
 import { listLayerSources } from '../../store/layers';
 import type { LayerSource, Project } from '../../store/types';

@@ -4,16 +4,15 @@
  * lets the user cancel; a failure names the file and the problem and leaves the project unchanged.
  */
 import { useRef, useState } from 'react';
-import { useDb } from '../db';
-import { notify, messageOf } from '../notices';
+import { useDb } from '../../workspace/db';
+import { notify, messageOf } from '../../workspace/notices';
 import { storageChanged } from '../StorageMeter';
 import { ImportCancelled } from '../../io/importError';
 import { describeOsc, isKnownVerb } from '../../taxonomy/osc';
 import { VERBS, VERB_SPECS } from '../../taxonomy/verbs';
-import { getUserName } from '../../store/meta';
+import { currentUserName } from '../../workspace/user';
 import type { Project } from '../../store/types';
 import { importFileList, importVideoFile, importZipFile, type ImportOptions, type ImportProgress, type ImportResult } from './runImport';
-import { DEFAULT_USER } from '../UserName';
 import { DemoVideoButton } from '../demo/DemoVideoButton';
 
 type Kind = 'video' | 'folder' | 'zip';
@@ -35,7 +34,7 @@ export function ImportPanel({ project }: { project: Project }) {
     abort.current = controller;
     setProgress({ stage: 'Starting', done: 0, total: 1 });
     const options: ImportOptions = {
-      ctx: { projectId: project.id, author: (await getUserName(db)) ?? DEFAULT_USER },
+      ctx: { projectId: project.id, author: await currentUserName(db) },
       osc: { verb, noun: noun || 'object', actionable, transformed },
       sampleFps: fps,
       signal: controller.signal,

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useDb } from '../../app/db';
+import { useDb } from '../../workspace/db';
 import { listLayerSources } from '../../store/layers';
 import type { Clip, LayerSource, Project } from '../../store/types';
 import { type Convention, evaluateSpoc } from '../spoc';

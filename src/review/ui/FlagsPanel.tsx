@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { SpocDb } from '../../store/db';
 import type { Clip } from '../../store/types';
-import { notify, messageOf } from '../../app/notices';
+import { notify, messageOf } from '../../workspace/notices';
 import type { Flag } from '../flags';
 import { saveFlagDismissal, undoFlagDismissal, type ClipFlags } from '../flagStore';
 import { loadClipFlagsInChunks } from '../flagLoader';

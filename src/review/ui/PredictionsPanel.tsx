@@ -9,7 +9,7 @@ import type { SpocDb } from '../../store/db';
 import type { Clip } from '../../store/types';
 import { listLayerSources } from '../../store/layers';
 import { fromFileList } from '../../io/files/virtualFile';
-import { notify, messageOf } from '../../app/notices';
+import { notify, messageOf } from '../../workspace/notices';
 import { importPredictionCoco, importPredictionPngs } from '../predictions';
 import { ERROR_COLOURS, ERROR_CLASS } from '../errorMap';
 import { useReviewUi, type OverlayMode } from './reviewUiState';

@@ -2,10 +2,10 @@
 import { useState } from 'react';
 import type { SpocDb } from '../../store/db';
 import type { Clip } from '../../store/types';
-import { notify, messageOf } from '../../app/notices';
+import { notify, messageOf } from '../../workspace/notices';
 import { ACTION_SPECS, STATUS_LABELS, availableActions, type ClipAction } from '../lifecycle';
 import { takeClipStep } from '../reviewSteps';
-import { useUserName } from './useUserName';
+import { useUserName } from '../../workspace/user';
 
 export function ReviewBar({ db, clip }: { db: SpocDb; clip: Clip }) {
   const user = useUserName(db);

@@ -13,7 +13,7 @@ import type { CanvasHandle } from '../../annotator/ui/CanvasHost';
 import { useReviewUi } from './reviewUiState';
 import { getLayer } from '../../store/layers';
 import { useEditorView } from '../../annotator/ui/editorViewState';
-import { notify, messageOf } from '../../app/notices';
+import { notify, messageOf } from '../../workspace/notices';
 import { layerMap, paintOverlay } from './overlayImage';
 
 interface Props {

@@ -8,10 +8,10 @@ import type { SpocDb } from '../../store/db';
 import type { Clip, ClipComment } from '../../store/types';
 import { addComment, commentThreads, listComments, replyToComment, setCommentResolved, type CommentThread } from '../../store/comments';
 import { listClipEvents } from '../../store/clipEvents';
-import { notify, messageOf } from '../../app/notices';
+import { notify, messageOf } from '../../workspace/notices';
 import { ACTION_SPECS, STATUS_LABELS, openChangeRequest, type ClipAction } from '../lifecycle';
 import { useReviewUi } from './reviewUiState';
-import { useUserName } from './useUserName';
+import { useUserName } from '../../workspace/user';
 import { FlagsPanel } from './FlagsPanel';
 import { PredictionsPanel } from './PredictionsPanel';
 
