@@ -32,3 +32,15 @@ export { nms, SPOC_NMS_DEFAULTS, type NmsOptions, type Proposal } from './spoc/n
 export { boxIou, cropMask, maskIou, type CroppedMask } from './spoc/croppedMask';
 export { pointGrid } from './spoc/pointGrid';
 export { maskedCrop, CLIP_MEAN_RGB, type MaskedCropOptions } from './spoc/maskedCrop';
+export {
+  DEFAULT_TRACK_IOU,
+  linkTracks,
+  paintProposals,
+  prelabelClip,
+  type PaintItem,
+  type PrelabelFrame,
+  type PrelabelFrameResult,
+  type PrelabelOptions,
+  type PrelabelRecord,
+  type PrelabelResult,
+} from './prelabel';
