@@ -2,16 +2,16 @@
  * A project bundle moves a whole project between browser profiles: paint and set a phase in the
  * demo project, export it (the download), import it into a FRESH context (empty IndexedDB), and find
  * every object store identical — clips, frames, masks (layer RLEs), the revision log with its seq
- * numbers, review flags, project-scoped meta — blobs equal in size and type, and a frame's pixels
+ * numbers, review flags, the review lifecycle log (a submit) and comments, project-scoped meta — blobs equal in size and type, and a frame's pixels
  * equal when the browser decodes them.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { readRows, storedFramePixels } from './helpers/store';
-import { drag, openEditor, waitSaved } from './helpers/editor';
+import { clickAt, drag, openEditor, waitSaved } from './helpers/editor';
 
 const CLIP = 'peeling potato (demo 2)';
 /** Every table of the store; meta is compared for project-scoped keys (app-level ones stay per browser). */
-const STORES = ['projects', 'clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'meta'];
+const STORES = ['projects', 'clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'clipEvents', 'comments', 'meta'];
 
 interface Row {
   [k: string]: unknown;
@@ -35,6 +35,10 @@ test('export a bundle in one profile and import it into a fresh one: every store
   await page.getByRole('button', { name: 'Open demo project' }).click();
   await expect(page.getByTestId('clip-card')).toHaveCount(3, { timeout: 60_000 });
   const projectUrl = page.url();
+  const name = page.getByLabel('Your name');
+  await name.fill('ann');
+  await name.press('Tab');
+  await expect.poll(async () => (await readRows<{ key: string; value: unknown }>(page, 'meta')).find((m) => m.key === 'user.name')?.value).toBe('ann');
 
   // A little work: two strokes and a phase on the demo clip that has no ground truth yet.
   await openEditor(page, CLIP);
@@ -44,6 +48,15 @@ test('export a bundle in one profile and import it into a fresh one: every store
   await drag(page, 300, 200, 380, 200);
   await page.getByRole('button', { name: 'transitioning' }).click();
   await waitSaved(page);
+  // Review work: the clip submitted (a lifecycle event), and a comment pinned to the frame.
+  await page.getByTestId('review-bar').getByRole('button', { name: 'Submit for review', exact: true }).click();
+  await expect(page.getByTestId('clip-status')).toHaveAttribute('data-status', 'submitted');
+  if (await page.getByTestId('review-panel-open').isVisible()) await page.getByTestId('review-panel-open').click();
+  await page.getByRole('button', { name: 'Add comment' }).click();
+  await clickAt(page, 120, 125);
+  await page.getByLabel(/Comment on frame \d+ at \(\d+, \d+\)/).fill('check the left edge');
+  await page.getByRole('button', { name: 'Post comment' }).click();
+  await expect(page.getByTestId('comment').filter({ hasText: 'check the left edge' })).toBeVisible();
 
   await page.goto(projectUrl);
   await expect(page.getByTestId('clip-card')).toHaveCount(3);
@@ -54,6 +67,8 @@ test('export a bundle in one profile and import it into a fresh one: every store
   const clip = (original.clips as { id: string; name: string }[]).find((c) => c.name === CLIP)!;
   expect((original.revisions as { clipId: string }[]).filter((r) => r.clipId === clip.id).length).toBeGreaterThanOrEqual(2);
   expect((original.frames as { clipId: string; phase?: string }[]).some((f) => f.clipId === clip.id && f.phase === 'transitioning')).toBe(true);
+  expect((original.clipEvents as { clipId: string; action: string; by: string }[]).filter((e) => e.clipId === clip.id)).toMatchObject([{ action: 'submit', by: 'ann' }]);
+  expect((original.comments as { clipId: string; text: string }[]).filter((c) => c.clipId === clip.id)).toMatchObject([{ text: 'check the left edge' }]);
 
   // A fresh profile: empty IndexedDB.
   const fresh = await browser.newContext({ baseURL });

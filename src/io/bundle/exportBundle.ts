@@ -10,7 +10,7 @@
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import pkg from '../../../package.json';
 import type { SpocDb } from '../../store/db';
-import { clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions } from '../../store/keys';
+import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions } from '../../store/keys';
 import { getUserName } from '../../store/meta';
 import { SCHEMA_VERSION } from '../../store/schema';
 import type { Clip, MetaEntry } from '../../store/types';
@@ -159,7 +159,8 @@ type AddJson = (path: string, value: unknown) => Promise<void>;
 async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, counts: BundleCounts, frameDone: () => void): Promise<void> {
   // One read transaction: the clip's rows are a consistent snapshot. Blobs read from IndexedDB are
   // handles; their bytes are read below, one image at a time.
-  const rows = await db.transaction('r', [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags], async () => ({
+  const tables = [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags, db.clipEvents, db.comments];
+  const rows = await db.transaction('r', tables, async () => ({
     clip: await db.clips.get(clip.id),
     frames: await clipFrames(db, clip.id).toArray(),
     images: await clipFrameImages(db, clip.id).toArray(),
@@ -167,6 +168,8 @@ async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, co
     layers: await clipLayers(db, clip.id).toArray(),
     revisions: await clipRevisions(db, clip.id).toArray(),
     reviewFlags: await clipFlagDismissals(db, clip.id).toArray(),
+    clipEvents: await clipEventRows(db, clip.id).toArray(),
+    comments: await clipCommentRows(db, clip.id).toArray(),
   }));
   const current = rows.clip ?? clip;
   if (!rows.clip) throw new Error(`Clip "${clip.name}" was deleted during the export. Nothing was exported.`);
@@ -187,6 +190,9 @@ async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, co
     thumbnail: thumb ? { path: thumbnailPath(clip.id, thumb.blob.type), bytes: thumb.blob.size, blobType: thumb.blob.type } : null,
     layers: rows.layers,
     reviewFlags: rows.reviewFlags,
+    // The log's order is the list's order; seq numbers are local to a store and not carried.
+    clipEvents: rows.clipEvents.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...event }) => event),
+    comments: rows.comments.sort((a, b) => a.frameIndex - b.frameIndex || a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
   };
   await addJson(clipJsonPath(clip.id), json);
   rows.revisions.sort((a, b) => a.seq - b.seq);
@@ -208,6 +214,8 @@ async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, co
   counts.layers += rows.layers.length;
   counts.revisions += rows.revisions.length;
   counts.reviewFlags += rows.reviewFlags.length;
+  counts.clipEvents += rows.clipEvents.length;
+  counts.comments += rows.comments.length;
 }
 
 async function blobBytes(blob: Blob): Promise<Uint8Array> {

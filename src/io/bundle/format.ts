@@ -6,20 +6,30 @@
  *
  *   project.json                          {"project": Project}
  *   meta.json                             {"meta": MetaEntry[]}  (keys "project.<projectId>.*")
- *   clips/<clipId>/clip.json              {"clip", "frames", "frameImages", "thumbnail", "layers", "reviewFlags"}
+ *   clips/<clipId>/clip.json              {"clip", "frames", "frameImages", "thumbnail", "layers", "reviewFlags",
+ *                                          "clipEvents", "comments"}  (the last two: format v2)
  *   clips/<clipId>/revisions.json         {"revisions": Revision[]}  (ascending seq)
  *   clips/<clipId>/thumbnail.<ext>        the thumbnail blob, as stored
  *   clips/<clipId>/frames/<index>.<ext>   frame images, as stored (index zero-padded to 6 digits)
  *   manifest.json                         written last (it holds the checksums of all the others)
  *
  * Rows are the store's rows as they are (types.ts), blobs replaced by {path, bytes, blobType}.
+ *
+ * Format versions:
+ * - v1: everything above except the review workflow.
+ * - v2 (store schema v4): clip.json gains `clipEvents` (the lifecycle log in seq order, rows without
+ *   their store-local `seq`) and `comments`, both required; the manifest's counts gain `clipEvents`
+ *   and `comments`, both required. Bumped (rather than adding optional fields) so an older app
+ *   refuses a v2 bundle with "written by a newer version" instead of a confusing unknown-field error.
+ *   v1 bundles are still read: they have neither field (strictly: a v1 bundle carrying them is
+ *   refused) and import with no events and no comments.
  */
 import { SCHEMA_VERSION } from '../../store/schema';
 import { ImportError } from '../importError';
 import { JsonReader, listKeys, parseJsonText, unknownKeys, type JsonObject } from '../formats/json';
 
 export const BUNDLE_FORMAT = 'spoc-studio/bundle';
-export const BUNDLE_FORMAT_VERSION = 1;
+export const BUNDLE_FORMAT_VERSION = 2;
 export const BUNDLE_EXTENSION = '.spoc.zip';
 export const MANIFEST_PATH = 'manifest.json';
 export const PROJECT_PATH = 'project.json';
@@ -88,8 +98,15 @@ export function isCompressedImage(type: string): boolean {
   return type === 'image/jpeg' || type === 'image/png' || type === 'image/webp';
 }
 
-export const COUNT_KEYS = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'meta'] as const;
+export const COUNT_KEYS = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'clipEvents', 'comments', 'meta'] as const;
 export type BundleCounts = Record<(typeof COUNT_KEYS)[number], number>;
+/** Counts a v1 manifest has (the review workflow came with v2). */
+export const COUNT_KEYS_V1 = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'meta'] as const;
+
+/** The count keys (and clip.json fields) of a format version. */
+export function countKeysOf(formatVersion: number): readonly (typeof COUNT_KEYS)[number][] {
+  return formatVersion >= 2 ? COUNT_KEYS : COUNT_KEYS_V1;
+}
 
 export interface ManifestEntry {
   path: string;
@@ -151,8 +168,10 @@ export function parseManifest(bytes: Uint8Array, bundleName: string, maxEntries:
   const projectId = r.string(r.required(project, 'id', 'project'), 'project.id', 64);
   if (!ID_PATTERN.test(projectId)) r.fail('project.id', `is not a valid id (${JSON.stringify(projectId)})`);
   const counts = r.object(r.required(o, 'counts', ''), 'counts');
-  strictFields(r, counts, new Set(COUNT_KEYS), 'counts');
-  const countValues = Object.fromEntries(COUNT_KEYS.map((k) => [k, r.integer(r.required(counts, k, 'counts'), `counts.${k}`, 0)])) as BundleCounts;
+  const countKeys = countKeysOf(formatVersion);
+  strictFields(r, counts, new Set(countKeys), 'counts');
+  // Keys a version does not have count 0 (a v1 bundle holds no events or comments).
+  const countValues = Object.fromEntries(COUNT_KEYS.map((k) => [k, countKeys.includes(k) ? r.integer(r.required(counts, k, 'counts'), `counts.${k}`, 0) : 0])) as BundleCounts;
   const list = r.array(r.required(o, 'entries', ''), 'entries', maxEntries);
   const seen = new Set<string>();
   const entries = list.map((v, i): ManifestEntry => {

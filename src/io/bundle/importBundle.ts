@@ -18,8 +18,8 @@
 import type { SpocDb } from '../../store/db';
 import { deleteClipRows } from '../../store/clips';
 import { StoreError, isQuotaError, reasonOf } from '../../store/errors';
-import { clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions } from '../../store/keys';
-import type { Clip, FrameImage, MetaEntry, Project, Revision } from '../../store/types';
+import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions } from '../../store/keys';
+import type { Clip, ClipComment, FrameImage, MetaEntry, Project, Revision } from '../../store/types';
 import { ImportError } from '../importError';
 import { sha256Hex } from './hash';
 import {
@@ -37,7 +37,7 @@ import {
 } from './format';
 import { bundleLabel, canonical, conflictSummary, keptDifferences, planBoth, sameWork, type ClipConflict, type ClipSide, type ConflictChoice } from './merge';
 import { BundleCancelled, throwIfCancelled, type BundleProgress } from './progress';
-import { parseClipJson, parseMetaJson, parseProjectJson, parseRevisionsJson, type ClipJson } from './rows';
+import { parseClipJson, parseMetaJson, parseProjectJson, parseRevisionsJson, type BundleClipEvent, type ClipJson } from './rows';
 import { DEFAULT_ZIP_READ_LIMITS, RangeReader, readEntry, readZipDirectory, type ZipEntry, type ZipReadLimits } from './zipReader';
 
 export interface ImportBundleOptions {
@@ -180,12 +180,17 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
 
   const clips: BundleClip[] = [];
   const seqs = new Set<number>();
+  const commentIds = new Set<string>();
   for (const clipId of clipIds) {
     const g = clipEntries.get(clipId)!;
     const dir = `clips/${clipId}/`;
     if (!g.clip) fail(`${dir} has entries but no clip.json (rows referencing a clip the bundle does not have)`);
     if (!g.revisions) fail(`${dir} has no revisions.json`);
-    const json = parseClipJson((await check(g.clip!, MAX_JSON_ENTRY_BYTES)).bytes, name, g.clip!.path, clipId, project.id);
+    const json = parseClipJson((await check(g.clip!, MAX_JSON_ENTRY_BYTES)).bytes, name, g.clip!.path, clipId, project.id, manifest.formatVersion);
+    for (const c of json.comments) {
+      if (commentIds.has(c.id)) fail(`${g.clip!.path}: comment id ${JSON.stringify(c.id)} also appears in another clip`);
+      commentIds.add(c.id);
+    }
     const { revisions } = parseRevisionsJson((await check(g.revisions!, MAX_JSON_ENTRY_BYTES)).bytes, name, g.revisions!.path, json.clip);
     for (const r of revisions) {
       if (seqs.has(r.seq)) fail(`${g.revisions!.path}: revision seq ${r.seq} also appears in another clip`);
@@ -220,6 +225,8 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
     layers: clips.reduce((n, c) => n + c.layers.length, 0),
     revisions: clips.reduce((n, c) => n + c.revisions.length, 0),
     reviewFlags: clips.reduce((n, c) => n + c.reviewFlags.length, 0),
+    clipEvents: clips.reduce((n, c) => n + c.clipEvents.length, 0),
+    comments: clips.reduce((n, c) => n + c.comments.length, 0),
     meta: meta.length,
   };
   for (const [k, v] of Object.entries(counted)) {
@@ -233,15 +240,19 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
 async function localSide(db: SpocDb, clipId: string): Promise<ClipSide | null> {
   const clip = await db.clips.get(clipId);
   if (!clip) return null;
-  const [frames, images, layers, revisions, reviewFlags] = await Promise.all([
+  const [frames, images, layers, revisions, reviewFlags, clipEvents, comments] = await Promise.all([
     clipFrames(db, clipId).toArray(),
     clipFrameImages(db, clipId).toArray(),
     clipLayers(db, clipId).toArray(),
     clipRevisions(db, clipId).toArray(),
     clipFlagDismissals(db, clipId).toArray(),
+    clipEventRows(db, clipId).toArray(),
+    clipCommentRows(db, clipId).toArray(),
   ]);
   revisions.sort((a, b) => a.seq - b.seq);
-  return { clip, frames, images: images.map((im) => ({ mime: im.mime, bytes: im.blob.size })), layers, revisions, reviewFlags };
+  clipEvents.sort((a, b) => a.seq - b.seq);
+  comments.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { clip, frames, images: images.map((im) => ({ mime: im.mime, bytes: im.blob.size })), layers, revisions, reviewFlags, clipEvents, comments };
 }
 
 function bundleSide(c: BundleClip): ClipSide {
@@ -252,6 +263,8 @@ function bundleSide(c: BundleClip): ClipSide {
     layers: c.layers,
     revisions: c.revisions,
     reviewFlags: c.reviewFlags,
+    clipEvents: c.clipEvents,
+    comments: c.comments,
   };
 }
 
@@ -264,6 +277,8 @@ function fingerprint(side: ClipSide | null): string {
     layers: side.layers.map((l) => [l.source, l.frameIndex, l.updatedAt, l.actArea, l.trfArea]),
     revisions: [side.revisions.length, side.revisions.at(-1)?.seq ?? 0],
     reviewFlags: side.reviewFlags,
+    clipEvents: [side.clipEvents.length, (side.clipEvents.at(-1) as { seq?: number } | undefined)?.seq ?? 0],
+    comments: side.comments,
     images: side.images,
   });
 }
@@ -371,14 +386,24 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
             if (both.layers.length > 0) await db.layers.bulkAdd(both.layers);
             await addRevisions(db, both.revisions);
             if (both.reviewFlags.length > 0) await db.reviewFlags.bulkAdd(both.reviewFlags);
-            if (both.sources.length > 0 || both.reviewFlags.length > 0) {
+            await addEvents(db, both.clipEvents);
+            await addComments(db, both.comments, true);
+            if (both.sources.length > 0 || both.reviewFlags.length > 0 || both.clipEvents.length > 0 || both.comments.length > 0) {
               await db.clips.update(c.clip.id, { updatedAt: now });
               changed = true;
             }
             const moved = both.sources.map((s) => (s.from === s.to ? s.to : `${s.from} as ${s.to}`)).join(', ');
-            reports.push({ id: c.clip.id, name: plan.mine.clip.name, outcome: 'added-sources', detail: moved ? `added ${moved}` : 'their sources were already here' });
+            const review = [
+              both.clipEvents.length > 0 ? `${both.clipEvents.length} review ${both.clipEvents.length === 1 ? 'step' : 'steps'}` : '',
+              both.comments.length > 0 ? `${both.comments.length} ${both.comments.length === 1 ? 'comment' : 'comments'}` : '',
+            ].filter(Boolean);
+            const detail = [moved ? `added ${moved}` : 'their sources were already here', review.length > 0 ? `added ${review.join(' and ')}` : ''].filter(Boolean).join('; ');
+            reports.push({ id: c.clip.id, name: plan.mine.clip.name, outcome: 'added-sources', detail });
             const kept = keptDifferences(plan.mine, bundleSide(c));
             if (kept.length > 0) warnings.push(`Clip "${plan.mine.clip.name}": kept this project's ${kept.join('; ')} (the bundle's differ and have no place as a source).`);
+            if (both.keptComments > 0) {
+              warnings.push(`Clip "${plan.mine.clip.name}": kept this project's version of ${both.keptComments} ${both.keptComments === 1 ? 'comment' : 'comments'} the bundle also has, with other text or state.`);
+            }
             break;
           }
           case 'copy':
@@ -439,6 +464,43 @@ async function addClip(db: SpocDb, c: BundleClip, projectId: string, clipId: str
     db,
     c.revisions.map((r) => ({ ...r, clipId })),
     keepSeqs,
+  );
+  await addEvents(
+    db,
+    c.clipEvents.map((e) => ({ ...e, clipId })),
+  );
+  // A copy lives next to the original (or its ids are taken elsewhere): its comments get new ids.
+  await addComments(
+    db,
+    c.comments.map((cm) => ({ ...cm, clipId })),
+    keepSeqs,
+  );
+}
+
+/** Appends lifecycle steps in their order; the store numbers them (fresh seqs, ascending in that order). */
+async function addEvents(db: SpocDb, events: BundleClipEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.clipEvents.bulkAdd(events.map(({ clipId, action, from, to, by, at, note }) => (note === undefined ? { clipId, action, from, to, by, at } : { clipId, action, from, to, by, at, note })));
+}
+
+/**
+ * Adds comments. Ids are kept when `keepIds` and free in this store; any other id (every one for a
+ * copy, else the ones some other clip here holds) is replaced by a new UUID, replies following
+ * their root's new id.
+ */
+async function addComments(db: SpocDb, comments: ClipComment[], keepIds: boolean): Promise<void> {
+  if (comments.length === 0) return;
+  const taken = await db.comments.bulkGet(comments.map((c) => c.id));
+  const renamed = new Map<string, string>();
+  comments.forEach((c, i) => {
+    if (!keepIds || taken[i] !== undefined) renamed.set(c.id, crypto.randomUUID());
+  });
+  await db.comments.bulkAdd(
+    comments.map((c) => {
+      const row: ClipComment = { ...c, id: renamed.get(c.id) ?? c.id };
+      if (c.parentId !== undefined) row.parentId = renamed.get(c.parentId) ?? c.parentId;
+      return row;
+    }),
   );
 }
 

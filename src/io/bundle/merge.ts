@@ -4,9 +4,11 @@
  *
  * Work is compared by content, never by timestamps or seq numbers (which differ between machines):
  * clip fields people edit, frame metadata, frame image sizes, every layer's RLE per source and
- * frame, and the revision log (author, time, action, box and patches, in order).
+ * frame, the revision log (author, time, action, box and patches, in order), review flag dismissals,
+ * the lifecycle log (every field but the store-local seq, in order) and comments (by id, every field).
  */
-import type { Clip, FlagDismissal, Frame, Layer, LayerSource, Revision } from '../../store/types';
+import type { Clip, ClipComment, FlagDismissal, Frame, Layer, LayerSource, Revision } from '../../store/types';
+import type { BundleClipEvent } from './rows';
 
 export type ConflictChoice = 'mine' | 'theirs' | 'both';
 
@@ -20,6 +22,9 @@ export interface ClipSide {
   /** Ascending seq. */
   revisions: Revision[];
   reviewFlags: FlagDismissal[];
+  /** The lifecycle log, oldest first (local rows keep their seq; it is ignored when comparing). */
+  clipEvents: BundleClipEvent[];
+  comments: ClipComment[];
 }
 
 export interface SideSummary {
@@ -32,6 +37,9 @@ export interface SideSummary {
   lastEdit?: { at: number; author: string };
   phases: number;
   ignored: number;
+  /** Lifecycle steps and comments (roots and replies). */
+  reviewSteps: number;
+  comments: number;
 }
 
 export interface ClipConflict {
@@ -80,6 +88,22 @@ export function revisionWork(r: Revision, withSource = true): string {
   return canonical(withSource ? { ...rest, source } : rest);
 }
 
+/** A lifecycle step's content: everything but its seq (a store-local number) and clip id. */
+export function eventWork(e: BundleClipEvent): string {
+  const { clipId: _clip, ...rest } = e;
+  delete (rest as { seq?: number }).seq;
+  return canonical(rest);
+}
+
+/** The key "both" matches lifecycle steps by (docs/formats.md): when, who, which action. */
+export function eventKey(e: BundleClipEvent): string {
+  return canonical([e.at, e.by, e.action]);
+}
+
+function commentWork(c: ClipComment): string {
+  return canonical({ ...c, clipId: undefined });
+}
+
 function sourcesOf(side: ClipSide): LayerSource[] {
   const set = new Set<LayerSource>();
   for (const l of side.layers) set.add(l.source);
@@ -97,6 +121,8 @@ function summarise(side: ClipSide): SideSummary {
     revisions: side.revisions.length,
     phases: side.frames.filter((f) => f.phase).length,
     ignored: side.frames.filter((f) => f.ignored).length,
+    reviewSteps: side.clipEvents.length,
+    comments: side.comments.length,
   };
   if (last) s.lastEdit = { at: last.at, author: last.author };
   return s;
@@ -183,6 +209,12 @@ export function differences(mine: ClipSide, theirs: ClipSide): string[] {
   const flagsDiffer =
     mine.reviewFlags.length !== theirs.reviewFlags.length || theirs.reviewFlags.some((f) => myFlags.get(flagKey(f)) !== canonical({ ...f, clipId: undefined }));
   if (flagsDiffer) out.push(`review flag dismissals differ (${mine.reviewFlags.length} here, ${theirs.reviewFlags.length} in the bundle)`);
+  const myEvents = mine.clipEvents.map(eventWork);
+  const eventsDiffer = myEvents.length !== theirs.clipEvents.length || theirs.clipEvents.some((e, i) => eventWork(e) !== myEvents[i]);
+  if (eventsDiffer) out.push(`review history differs (${plural(mine.clipEvents.length, 'step')} here, ${theirs.clipEvents.length} in the bundle)`);
+  const myComments = new Map(mine.comments.map((c) => [c.id, commentWork(c)]));
+  const commentsDiffer = mine.comments.length !== theirs.comments.length || theirs.comments.some((c) => myComments.get(c.id) !== commentWork(c));
+  if (commentsDiffer) out.push(`comments differ (${mine.comments.length} here, ${theirs.comments.length} in the bundle)`);
   const images = mine.images.length !== theirs.images.length || mine.images.some((im, i) => im.bytes !== theirs.images[i].bytes || im.mime !== theirs.images[i].mime);
   if (images) out.push('frame images differ');
   // Anything the checks above miss still counts (a field added later): compare the whole clip work.
@@ -210,6 +242,12 @@ export interface BothPlan {
   /** Their flag dismissals this clip lacks (on renamed sources, or on sources both have the same). */
   reviewFlags: FlagDismissal[];
   sources: { from: LayerSource; to: LayerSource }[];
+  /** Their lifecycle steps this clip lacks, in their order (appended after mine). */
+  clipEvents: BundleClipEvent[];
+  /** Their comments this clip lacks (by id). */
+  comments: ClipComment[];
+  /** Their comments whose id this clip has with different content (mine kept; reported). */
+  keptComments: number;
 }
 
 /**
@@ -218,7 +256,7 @@ export interface BothPlan {
  * exactly that work is recognised and skipped). Sources identical to mine add nothing.
  */
 export function planBoth(mine: ClipSide, theirs: ClipSide, label: string): BothPlan {
-  const plan: BothPlan = { layers: [], revisions: [], reviewFlags: [], sources: [] };
+  const plan: BothPlan = { layers: [], revisions: [], reviewFlags: [], sources: [], clipEvents: [], comments: [], keptComments: 0 };
   const renamed = new Map<LayerSource, LayerSource>();
   const taken = new Set(sourcesOf(mine));
   for (const s of sourcesOf(theirs)) {
@@ -254,6 +292,23 @@ export function planBoth(mine: ClipSide, theirs: ClipSide, label: string): BothP
     if (mineKeys.has(`${source}\u0000${f.flagId}`)) continue;
     plan.reviewFlags.push({ ...f, clipId: mine.clip.id, source });
   }
+  // Lifecycle steps match by (at, by, action), counted: a key I hold n times matches n of theirs, so
+  // a repeated step of theirs is never absorbed by one of mine.
+  const myEventKeys = new Map<string, number>();
+  for (const e of mine.clipEvents) myEventKeys.set(eventKey(e), (myEventKeys.get(eventKey(e)) ?? 0) + 1);
+  for (const e of theirs.clipEvents) {
+    const k = eventKey(e);
+    const left = myEventKeys.get(k) ?? 0;
+    if (left > 0) myEventKeys.set(k, left - 1);
+    else plan.clipEvents.push({ ...e, clipId: mine.clip.id });
+  }
+  // Comments match by id (UUIDs): theirs I lack are added; the same id with other content keeps mine.
+  const myComments = new Map(mine.comments.map((c) => [c.id, commentWork(c)]));
+  for (const c of theirs.comments) {
+    const local = myComments.get(c.id);
+    if (local === undefined) plan.comments.push({ ...c, clipId: mine.clip.id });
+    else if (local !== commentWork(c)) plan.keptComments++;
+  }
   return plan;
 }
 
@@ -278,7 +333,10 @@ export function copyName(name: string, label: string): string {
   return `${name} (from ${label})`;
 }
 
-/** Rows of my clip that "both" does not replace but that differ in the bundle (reported, never silent). */
+/**
+ * Rows of my clip that "both" does not replace but that differ in the bundle (reported, never silent).
+ * Sources, lifecycle steps and comments are merged by "both" (comments it kept are counted in BothPlan).
+ */
 export function keptDifferences(mine: ClipSide, theirs: ClipSide): string[] {
-  return differences(mine, theirs).filter((d) => !/^(gt|proposal|pred:)/.test(d));
+  return differences(mine, theirs).filter((d) => !/^(gt|proposal|pred:|review history differs|comments differ)/.test(d));
 }

@@ -10,6 +10,8 @@ import { StoreError } from '../../store/errors';
 import {
   CLIP_STATUSES,
   type Clip,
+  type ClipComment,
+  type ClipEvent,
   type ClipSourceKind,
   type Frame,
   type FlagDismissal,
@@ -53,7 +55,14 @@ export interface ClipJson {
   layers: Layer[];
   /** Dismissed review flags (schema v3); absent in bundles of older stores. */
   reviewFlags: FlagDismissal[];
+  /** Format v2: the clip's lifecycle log in seq order, without the store-local seq (absent in v1 bundles). */
+  clipEvents: BundleClipEvent[];
+  /** Format v2: every comment of the clip, roots and replies, by frame, time and id (absent in v1 bundles). */
+  comments: ClipComment[];
 }
+
+/** A lifecycle event as a bundle carries it: the order of the list is the order of the log. */
+export type BundleClipEvent = Omit<ClipEvent, 'seq'>;
 
 export interface RevisionsJson {
   revisions: Revision[];
@@ -187,10 +196,17 @@ const LAYER_FIELDS = new Set(['clipId', 'frameIndex', 'source', 'act', 'trf', 'i
  * Reads clips/<clipId>/clip.json. `clipId` comes from the entry path and `projectId` from the
  * manifest: rows naming any other clip or project are refused ("rows referencing unknown clips").
  */
-export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: string, clipId: string, projectId: string): ClipJson {
+const CLIP_JSON_FIELDS_V1 = ['clip', 'frames', 'frameImages', 'thumbnail', 'layers', 'reviewFlags'];
+const CLIP_JSON_FIELDS_V2 = [...CLIP_JSON_FIELDS_V1, 'clipEvents', 'comments'];
+
+/**
+ * Reads clips/<clipId>/clip.json of a bundle of `formatVersion` (format.ts): v1 has no `clipEvents`
+ * or `comments` (they read as empty), v2 requires both.
+ */
+export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: string, clipId: string, projectId: string, formatVersion: number): ClipJson {
   const r = reader(bundleName, entry);
   const doc = r.object(parse(bytes, bundleName, entry), '');
-  strictFields(r, doc, new Set(['clip', 'frames', 'frameImages', 'thumbnail', 'layers', 'reviewFlags']), '');
+  strictFields(r, doc, new Set(formatVersion >= 2 ? CLIP_JSON_FIELDS_V2 : CLIP_JSON_FIELDS_V1), '');
   const clip = parseClip(r, r.required(doc, 'clip', ''), clipId, projectId);
   const n = clip.frameCount;
 
@@ -249,7 +265,80 @@ export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: stri
     flagKeys.add(key);
     return flag;
   });
-  return { clip, frames, frameImages, thumbnail, layers, reviewFlags };
+  const clipEvents = formatVersion >= 2 ? r.array(r.required(doc, 'clipEvents', ''), 'clipEvents', 1_000_000).map((v, i) => parseClipEvent(r, v, `clipEvents[${i}]`, clip)) : [];
+  const comments = formatVersion >= 2 ? parseComments(r, r.required(doc, 'comments', ''), clip) : [];
+  return { clip, frames, frameImages, thumbnail, layers, reviewFlags, clipEvents, comments };
+}
+
+const EVENT_FIELDS = new Set(['clipId', 'action', 'from', 'to', 'by', 'at', 'note']);
+const COMMENT_FIELDS = new Set(['id', 'clipId', 'frameIndex', 'x', 'y', 'author', 'at', 'text', 'parentId', 'resolved']);
+/** store/comments.ts MAX_TEXT (the text as the store keeps it, trimmed). */
+const MAX_COMMENT_TEXT = 4000;
+
+function parseClipEvent(r: JsonReader, v: unknown, path: string, clip: Clip): BundleClipEvent {
+  const o = r.object(v, path);
+  strictFields(r, o, EVENT_FIELDS, path);
+  const cid = r.string(r.required(o, 'clipId', path), `${path}.clipId`, 64);
+  if (cid !== clip.id) r.fail(`${path}.clipId`, `is ${JSON.stringify(cid)}, not this clip (${JSON.stringify(clip.id)})`);
+  const event: BundleClipEvent = {
+    clipId: clip.id,
+    action: r.nonEmptyString(r.required(o, 'action', path), `${path}.action`, 200),
+    from: r.oneOf(r.required(o, 'from', path), `${path}.from`, CLIP_STATUSES),
+    to: r.oneOf(r.required(o, 'to', path), `${path}.to`, CLIP_STATUSES),
+    by: r.nonEmptyString(r.required(o, 'by', path), `${path}.by`, 1000),
+    at: r.number(r.required(o, 'at', path), `${path}.at`),
+  };
+  const note = optionalString(r, o, 'note', path, MAX_TEXT);
+  if (note !== undefined) event.note = note;
+  return event;
+}
+
+/**
+ * Comments of a clip: ids unique, frames inside the clip, points inside the frame, and every reply's
+ * `parentId` naming a root comment (threads are one level deep) of this clip on the same frame.
+ */
+function parseComments(r: JsonReader, v: unknown, clip: Clip): ClipComment[] {
+  const comments = r.array(v, 'comments', 1_000_000).map((item, i): ClipComment => {
+    const path = `comments[${i}]`;
+    const o = r.object(item, path);
+    strictFields(r, o, COMMENT_FIELDS, path);
+    const cid = r.string(r.required(o, 'clipId', path), `${path}.clipId`, 64);
+    if (cid !== clip.id) r.fail(`${path}.clipId`, `is ${JSON.stringify(cid)}, not this clip (${JSON.stringify(clip.id)})`);
+    const frameIndex = r.integer(r.required(o, 'frameIndex', path), `${path}.frameIndex`, 0);
+    if (frameIndex >= clip.frameCount) r.fail(`${path}.frameIndex`, `is ${frameIndex}, outside the clip's ${clip.frameCount} frames`);
+    // The store rounds points to pixels, so a point may sit on the far edge (x = width).
+    const x = r.integer(r.required(o, 'x', path), `${path}.x`, 0, clip.width);
+    const y = r.integer(r.required(o, 'y', path), `${path}.y`, 0, clip.height);
+    const text = r.nonEmptyString(r.required(o, 'text', path), `${path}.text`, MAX_COMMENT_TEXT);
+    const c: ClipComment = {
+      id: id(r, r.required(o, 'id', path), `${path}.id`),
+      clipId: clip.id,
+      frameIndex,
+      x,
+      y,
+      author: r.nonEmptyString(r.required(o, 'author', path), `${path}.author`, 1000),
+      at: r.number(r.required(o, 'at', path), `${path}.at`),
+      text,
+      resolved: r.boolean(r.required(o, 'resolved', path), `${path}.resolved`),
+    };
+    const parentId = r.optional(o, 'parentId');
+    if (parentId !== undefined) c.parentId = id(r, parentId, `${path}.parentId`);
+    return c;
+  });
+  const byId = new Map<string, ClipComment>();
+  comments.forEach((c, i) => {
+    if (byId.has(c.id)) r.fail(`comments[${i}].id`, `${JSON.stringify(c.id)} is the id of another comment too`);
+    byId.set(c.id, c);
+  });
+  comments.forEach((c, i) => {
+    if (c.parentId === undefined) return;
+    const path = `comments[${i}].parentId`;
+    const parent = byId.get(c.parentId);
+    if (!parent) r.fail(path, `${JSON.stringify(c.parentId)} is not a comment of this clip`);
+    if (parent!.parentId !== undefined) r.fail(path, `${JSON.stringify(c.parentId)} is itself a reply (threads are one level deep)`);
+    if (parent!.frameIndex !== c.frameIndex) r.fail(path, `${JSON.stringify(c.parentId)} is on frame ${parent!.frameIndex}, not on this reply's frame ${c.frameIndex}`);
+  });
+  return comments;
 }
 
 function parseFlag(r: JsonReader, v: unknown, path: string, clip: Clip): FlagDismissal {

@@ -4,6 +4,8 @@
  * variants. Test-only; not exported from index.ts.
  */
 import { unzipSync, zipSync, type Zippable } from 'fflate';
+import { applyClipStep } from '../../store/clipEvents';
+import { addComment, replyToComment, setCommentResolved } from '../../store/comments';
 import type { SpocDb } from '../../store/db';
 import { setFrameIgnored, setFramePhase, setFrameReviewed } from '../../store/frames';
 import { commitClipImports, type ClipImportDraft } from '../../store/importCommit';
@@ -23,7 +25,7 @@ export interface SeededProject {
   clips: Clip[];
 }
 
-/** A project of `clips` clips (3 frames, 8x6) with gt and pred layers, history, phases, ignores, meta. */
+/** A project of `clips` clips (3 frames, 8x6) with gt and pred layers, history, phases, ignores, review steps, comments, meta. */
 export async function seedProject(db: SpocDb, clips = 2, name = 'Bundle test'): Promise<SeededProject> {
   await setUserName(db, 'ann');
   const project = await createProject(db, { name });
@@ -52,10 +54,21 @@ export async function seedProject(db: SpocDb, clips = 2, name = 'Bundle test'): 
     await setFrameIgnored(db, clip.id, 2, { reason: 'too_blurry', note: 'motion', by: 'ann' });
     await setFrameReviewed(db, clip.id, 0, true);
     await putFlagDismissal(db, { clipId: clip.id, source: 'gt', flagId: `speck-${clip.id.slice(0, 4)}`, kind: 'speck', frameIndex: 1, box: { x: 1, y: 1, w: 2, h: 2 }, reason: 'real crumb', by: 'ann', at: 77 });
+    await reviewClip(db, clip);
   }
   await setMeta(db, `${projectMetaPrefix(project.id)}review.round`, { round: 2, notes: ['a', 'b'] });
   const fresh = await db.clips.where('projectId').equals(project.id).toArray();
   return { project: (await db.projects.get(project.id))!, clips: fresh.sort((a, b) => a.name.localeCompare(b.name)) };
+}
+
+/** Review work on a clip: submitted, changes requested (with a note), a resolved thread with a reply, an open comment. */
+export async function reviewClip(db: SpocDb, clip: Pick<Clip, 'id'>): Promise<void> {
+  await applyClipStep(db, clip.id, { action: 'submit', by: 'ann', at: 200 }, () => ({ ok: true, to: 'submitted' }));
+  await applyClipStep(db, clip.id, { action: 'request_changes', by: 'rev', at: 300 }, () => ({ ok: true, to: 'changes_requested', note: 'frame 2 is too loose' }));
+  const root = await addComment(db, { clipId: clip.id, frameIndex: 2, x: 3, y: 4, author: 'rev', text: 'too loose here', at: 310 });
+  await replyToComment(db, root.id, { author: 'ann', text: 'fixed', at: 320 });
+  await setCommentResolved(db, root.id, true);
+  await addComment(db, { clipId: clip.id, frameIndex: 0, x: 7, y: 5, author: 'rev', text: 'nice', at: 330 });
 }
 
 /** One brush-like edit on gt frame `frameIndex`: a 2x2 box turned actionable, with its revision. */
