@@ -9,6 +9,7 @@ import { build, preview } from 'vite';
 import { chromium } from '@playwright/test';
 import type { BenchRow } from './browser/importBench';
 import { runPanelBench } from './browser/panelDriver';
+import { paintStrokes, percentile as pct, startRecording, stopRecording } from './browser/scriptedPainting';
 
 const here = new URL('.', import.meta.url).pathname;
 const only = process.argv[2];
@@ -59,12 +60,6 @@ async function browserBenches(): Promise<void> {
   }
 }
 
-const pct = (xs: number[], p: number) => {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-
 /** Painting on 1080p and switching frames on a 300-frame 720p clip, with the real mouse and keyboard. */
 async function editorBench(page: import('@playwright/test').Page): Promise<void> {
   console.log('\n## browser: editor (Chromium, 1400x900 window)');
@@ -82,37 +77,10 @@ async function editorBench(page: import('@playwright/test').Page): Promise<void>
   await canvas.waitFor();
   await page.waitForFunction(() => document.querySelector('[data-testid="editor-canvas"]')?.getAttribute('data-frame') === '0');
   await page.getByRole('button', { name: 'Actual pixels (1:1)' }).click();
-  await page.evaluate(() => {
-    const w = window as unknown as { __spocPerf: [string, number][]; __frames: number[]; __long: number[]; __stop: boolean };
-    w.__spocPerf = [];
-    w.__frames = [];
-    w.__long = [];
-    w.__stop = false;
-    let last = performance.now();
-    const tick = (t: number) => {
-      w.__frames.push(t - last);
-      last = t;
-      if (!w.__stop) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({ type: 'longtask', buffered: false });
-  });
-  const box = (await canvas.boundingBox())!;
-  await page.keyboard.press('1');
-  for (let i = 0; i < 20; i++) {
-    if (i === 10) await page.keyboard.press('2');
-    const y = box.y + 60 + i * 28;
-    await page.mouse.move(box.x + 40, y);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width - 40, y + 10, { steps: 60 });
-    await page.mouse.up();
-  }
-  const paint = await page.evaluate(() => {
-    const w = window as unknown as { __spocPerf: [string, number][]; __frames: number[]; __long: number[]; __stop: boolean };
-    w.__stop = true;
-    return { perf: w.__spocPerf, frames: w.__frames.slice(2), long: w.__long };
-  });
-  const by = (name: string) => paint.perf.filter(([n]) => n === name).map(([, ms]) => ms);
+  await startRecording(page);
+  await paintStrokes(page);
+  const paint = await stopRecording(page);
+  const by = paint.probe;
   rows.push({ name: 'paint 1080p: animation-frame interval p95 (20 strokes, 1200 moves)', value: `${pct(paint.frames, 95).toFixed(1)} ms`, note: 'target <= 16.7 ms' });
   rows.push({ name: 'paint 1080p: pointer-move handling p95 / max', value: `${pct(by('pointermove'), 95).toFixed(2)} / ${Math.max(...by('pointermove')).toFixed(2)} ms` });
   rows.push({ name: 'paint 1080p: mask repaint (dirty rectangle) p95', value: `${pct(by('mask repaint'), 95).toFixed(2)} ms` });
@@ -122,11 +90,27 @@ async function editorBench(page: import('@playwright/test').Page): Promise<void>
   // Frame switching: ArrowRight through a 300-frame 1280x720 clip, timed from key to the frame shown.
   await page.goto(`http://127.0.0.1:4399/#/c/${ids.switchClip}/0`);
   await page.waitForFunction(() => document.querySelector('[data-testid="editor-canvas"]')?.getAttribute('data-frame') === '0');
-  const heapBefore = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
-  const times: number[] = [];
-  for (let k = 1; k < 300; k++) {
-    const t = await page.evaluate(
-      (next) =>
+  // Live heap = the sum of a heap snapshot's objects (the snapshot runs a full GC first). Chromium's
+  // usedJSHeapSize also counts array-buffer memory awaiting release, which swings by tens of MB.
+  const cdp = await page.context().newCDPSession(page);
+  const heap = async (): Promise<number> => {
+    const chunks: string[] = [];
+    const onChunk = (e: { chunk: string }) => chunks.push(e.chunk);
+    cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+    const snap = JSON.parse(chunks.join('')) as { snapshot: { meta: { node_fields: string[] } }; nodes: number[] };
+    const fields = snap.snapshot.meta.node_fields;
+    const self = fields.indexOf('self_size');
+    let total = 0;
+    for (let i = self; i < snap.nodes.length; i += fields.length) total += snap.nodes[i];
+    return total;
+  };
+  const heapBefore = await heap();
+  /** Presses an arrow key and times it until the canvas shows frame `next`. */
+  const step = (key: 'ArrowRight' | 'ArrowLeft', next: number) =>
+    page.evaluate(
+      ({ key, next }) =>
         new Promise<number>((resolve) => {
           const el = document.querySelector('[data-testid="editor-canvas"]') as HTMLElement;
           const t0 = performance.now();
@@ -137,15 +121,19 @@ async function editorBench(page: import('@playwright/test').Page): Promise<void>
             }
           });
           obs.observe(el, { attributes: true, attributeFilter: ['data-frame'] });
-          window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+          window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
         }),
-      k,
+      { key, next },
     );
-    times.push(t);
-  }
-  const heapAfter = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
-  rows.push({ name: 'switch frames, 300-frame 1280x720 clip: p50 / p95', value: `${pct(times, 50).toFixed(1)} / ${pct(times, 95).toFixed(1)} ms`, note: 'target p95 <= 50 ms' });
-  rows.push({ name: 'JS heap after 299 frame switches (before -> after)', value: `${(heapBefore / 2 ** 20).toFixed(0)} -> ${(heapAfter / 2 ** 20).toFixed(0)} MB`, note: 'decoded pictures: at most 7 at a time' });
+  const times: number[] = [];
+  for (let k = 1; k < 300; k++) times.push(await step('ArrowRight', k));
+  const heapForward = await heap();
+  // Back to the start: memory that grows again is a leak; memory that stays is a bounded cache.
+  for (let k = 298; k >= 0; k--) times.push(await step('ArrowLeft', k));
+  const heapAfter = await heap();
+  rows.push({ name: 'switch frames, 300-frame 1280x720 clip, 598 switches: p50 / p95', value: `${pct(times, 50).toFixed(1)} / ${pct(times, 95).toFixed(1)} ms`, note: 'target p95 <= 50 ms' });
+  const mb = (b: number) => (b / 2 ** 20).toFixed(0);
+  rows.push({ name: 'live JS heap (heap snapshot): start -> 299 switches forward -> 299 back', value: `${mb(heapBefore)} -> ${mb(heapForward)} -> ${mb(heapAfter)} MB`, note: 'decoded pictures: at most 7 at a time' });
   printTable(rows);
 }
 

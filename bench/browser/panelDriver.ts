@@ -9,12 +9,7 @@
  */
 import type { Page } from '@playwright/test';
 import type { BenchRow } from './importBench';
-
-const pct = (xs: number[], p: number) => {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
+import { paintStrokes, percentile as pct, startRecording, stopRecording } from './scriptedPainting';
 
 export async function runPanelBench(page: Page, origin: string): Promise<BenchRow[]> {
   await page.setViewportSize({ width: 1400, height: 900 });
@@ -25,7 +20,7 @@ export async function runPanelBench(page: Page, origin: string): Promise<BenchRo
   );
   // Probes and a long-task observer from the first script of every page load.
   await page.addInitScript({
-    content: `window.__spocPerf = []; window.__long = [];
+    content: `window.__spocPerf = []; window.__long = []; window.__longObserved = true;
       new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration))).observe({ type: 'longtask', buffered: true });`,
   });
   const rows: BenchRow[] = [];
@@ -46,38 +41,11 @@ export async function runPanelBench(page: Page, origin: string): Promise<BenchRo
   // Painting on frame 151 at 1:1: 20 strokes, the panels update live.
   await page.waitForFunction(() => document.querySelector('[data-testid="editor-canvas"]')?.getAttribute('data-frame') === '150');
   await page.getByRole('button', { name: 'Actual pixels (1:1)' }).click();
-  await page.evaluate(() => {
-    const w = window as unknown as { __spocPerf: [string, number][]; __frames: number[]; __long: number[]; __stop: boolean };
-    w.__spocPerf = [];
-    w.__long = [];
-    w.__frames = [];
-    w.__stop = false;
-    let last = performance.now();
-    const tick = (t: number) => {
-      w.__frames.push(t - last);
-      last = t;
-      if (!w.__stop) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-  const canvas = page.getByTestId('editor-canvas');
-  const box = (await canvas.boundingBox())!;
-  await page.keyboard.press('1');
-  for (let i = 0; i < 20; i++) {
-    if (i === 10) await page.keyboard.press('2');
-    const y = box.y + 40 + i * Math.min(28, (box.height - 80) / 20);
-    await page.mouse.move(box.x + 40, y);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width - 40, y + 10, { steps: 60 });
-    await page.mouse.up();
-  }
+  await startRecording(page);
+  await paintStrokes(page);
   const shownAct = await page.getByTestId('progress-act').textContent();
-  const probe = await page.evaluate(() => {
-    const w = window as unknown as { __spocPerf: [string, number][]; __frames: number[]; __long: number[]; __stop: boolean };
-    w.__stop = true;
-    return { perf: w.__spocPerf, frames: w.__frames.slice(2), long: w.__long };
-  });
-  const by = (name: string) => probe.perf.filter(([n]) => n === name).map(([, ms]) => ms);
+  const probe = await stopRecording(page);
+  const by = probe.probe;
   const update = by('progress panel update');
   const fmt = (xs: number[]) => `${pct(xs, 50).toFixed(2)} / ${pct(xs, 95).toFixed(2)} / ${Math.max(...xs).toFixed(2)} ms`;
   rows.push({
