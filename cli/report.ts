@@ -2,6 +2,7 @@
  * Turns an EvalRun into the terminal report (SPOC Table 2 layout) and into the --json document.
  * No metric is computed here beyond picking and averaging what src/metrics returned.
  */
+import { rowLabel, spocTableRows, type SpocTableRow } from '../src/metrics/spocTable';
 import {
   type MiouScore,
   type ProgressSummary,
@@ -22,19 +23,8 @@ const CONVENTION_TEXT = {
   'dataset-pooled': 'per state, I and U summed over every evaluated frame of every clip; mIoU = I/U',
 } as const;
 
-export interface TableRow {
-  /** "mean_over_verbs", "mean_over_clips" or "verb". */
-  row: 'mean_over_verbs' | 'mean_over_clips' | 'verb';
-  verb: string | null;
-  clips: number;
-  mIoU: number;
-  mIoU_act: number;
-  mIoU_trf: number;
-  wo_osc: number;
-  seen: number;
-  novel: number;
-  transition: number;
-}
+/** One row of the SPOC table: the same rows the app's project panel shows (src/metrics/spocTable.ts). */
+export type TableRow = SpocTableRow;
 
 function verbsOf(run: EvalRun): string[] {
   return Object.keys(run.report.all.perVerb).sort();
@@ -44,32 +34,14 @@ function clipsOfVerb(run: EvalRun, verb: string): ClipResult[] {
   return run.clips.filter((c) => c.verb === verb);
 }
 
-/** The rows of the SPOC table: mean over verbs, mean over clips, then one row per verb. */
+/**
+ * The rows of the SPOC table: mean over verbs, mean over clips, then one row per verb, picked by the
+ * same function as the app's project panel. Without the taxonomy (DAVIS layout) seen and novel are
+ * not defined.
+ */
 export function tableRows(run: EvalRun): TableRow[] {
-  const { report, taxonomy } = run;
-  const pick = (cols: SpocColumns, which: 'verbs' | 'clips' | string): MiouScore | undefined =>
-    which === 'verbs' ? cols.meanOverVerbs : which === 'clips' ? cols.meanOverClips : cols.perVerb[which];
-  const row = (kind: TableRow['row'], verb: string | null, which: string, clips: number): TableRow => {
-    const all = pick(report.all, which);
-    const split = (cols: SpocColumns): number => pick(cols, which)?.miou ?? NaN;
-    return {
-      row: kind,
-      verb,
-      clips,
-      mIoU: all?.miou ?? NaN,
-      mIoU_act: all?.act ?? NaN,
-      mIoU_trf: all?.trf ?? NaN,
-      wo_osc: all?.object ?? NaN,
-      seen: taxonomy ? split(report.seen) : NaN,
-      novel: taxonomy ? split(report.novel) : NaN,
-      transition: split(report.transition),
-    };
-  };
-  return [
-    row('mean_over_verbs', null, 'verbs', run.clips.length),
-    row('mean_over_clips', null, 'clips', run.clips.length),
-    ...verbsOf(run).map((v) => row('verb', v, v, clipsOfVerb(run, v).length)),
-  ];
+  const rows = spocTableRows(run.report, run.clips);
+  return run.taxonomy ? rows : rows.map((r) => ({ ...r, seen: NaN, novel: NaN }));
 }
 
 export interface ProgressRow {
@@ -156,12 +128,7 @@ export function davisRows(run: EvalRun): DavisRow[] {
   });
 }
 
-const ROW_LABEL = { mean_over_verbs: 'Mean (verbs)', mean_over_clips: 'Mean (clips)' } as const;
 const STATE_LABEL: Record<StateKey, string> = { act: 'actionable', trf: 'transformed', obj: 'object (w/o OSC)' };
-
-function rowLabel(r: { row: TableRow['row']; verb: string | null }): string {
-  return r.row === 'verb' ? (r.verb ?? '') : ROW_LABEL[r.row];
-}
 
 /** The terminal report (stdout). */
 export function formatReport(run: EvalRun): string {

@@ -12,7 +12,7 @@ import type { Clip, LayerSource, Project } from '../../store/types';
 import { type Convention, evaluateSpoc } from '../spoc';
 import { CountCache, type FrameSelection, type ProjectCounts, countProject } from './projectEval';
 import { usePanelView } from './panelView';
-import { VALUE_COLUMNS, formatValue, rowLabel, spocTableRows, tableToCsv, tableToMarkdown } from './spocTable';
+import { VALUE_COLUMNS, formatValue, rowLabel, spocTableRows, tableToCsv, tableToMarkdown } from '../spocTable';
 
 const CONVENTIONS: { value: Convention; label: string; title: string }[] = [
   { value: 'clip-pooled', label: 'clip-pooled (default)', title: 'Per clip, I and U summed over its evaluated frames, clip IoU = I/U; mean over clips.' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CountedClip, type CountedFrame, evaluateSpoc } from '../spoc';
+import { type CountedClip, type CountedFrame, evaluateSpoc } from './spoc';
 import { formatValue, spocTableRows, tableToCsv, tableToMarkdown } from './spocTable';
 
 const f = (iAct: number, uAct: number, iTrf: number, uTrf: number, phase?: CountedFrame['phase']): CountedFrame => ({

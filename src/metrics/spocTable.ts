@@ -2,9 +2,9 @@
  * The project panel's table, laid out like SPOC Table 2: a row for the mean over verbs, one for the
  * mean over clips, then one per verb; columns mIoU, mIoU_act, mIoU_trf, w/o OSC, seen, novel and
  * transition. The numbers are picked from `evaluateSpoc` (../spoc.ts) exactly as the CLI picks them
- * (cli/report.ts tableRows), so the app and `spoc-studio eval` print the same table. Pure.
+ * (cli/report.ts tableRows calls this), so the app and `spoc-studio eval` print the same table. Pure.
  */
-import type { MiouScore, SpocColumns, SpocReport } from '../spoc';
+import type { MiouScore, SpocColumns, SpocReport } from './spoc';
 
 export type TableRowKind = 'mean_over_verbs' | 'mean_over_clips' | 'verb';
 
@@ -37,7 +37,7 @@ export const VALUE_COLUMNS: readonly { key: ValueKey; label: string; title: stri
   { key: 'transition', label: 'transition', title: 'mIoU over frames whose phase is "transitioning"' },
 ];
 
-export function rowLabel(row: SpocTableRow): string {
+export function rowLabel(row: Pick<SpocTableRow, 'row' | 'verb'>): string {
   return row.row === 'mean_over_verbs' ? 'Mean (verbs)' : row.row === 'mean_over_clips' ? 'Mean (clips)' : (row.verb ?? '');
 }
 
