@@ -24,4 +24,12 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', 'dexie', 'konva', '*/store/*', '*/app/*', '*/workspace/*'] }],
     },
   },
+  {
+    // The annotator is a foundation the other rooms build on; they plug into its slots
+    // (src/annotator/ui/editorSlots.ts) from src/app/editor, never the other way round.
+    files: ['src/annotator/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['*/app/*', '*/review/*', '*/metrics/*', '*/inference/*'] }],
+    },
+  },
 );

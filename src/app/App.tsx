@@ -5,7 +5,7 @@ import { StorageMeter } from './StorageMeter';
 import { UserName } from './UserName';
 import { ProjectsPage } from './dashboard/ProjectsPage';
 import { ProjectPage } from './dashboard/ProjectPage';
-import { AnnotatorPage } from '../annotator/ui/AnnotatorPage';
+import { EditorPage } from './editor/EditorPage';
 import { ErrorBoundary } from './ErrorBoundary';
 
 /** One boundary per view, not per frame: moving between frames must not remount the editor. */
@@ -32,7 +32,7 @@ export function App() {
           <Suspense fallback={<p className="p-6 text-zinc-500">Opening the project store…</p>}>
             {route.name === 'projects' && <ProjectsPage />}
             {route.name === 'project' && <ProjectPage projectId={route.projectId} />}
-            {route.name === 'clip' && <AnnotatorPage clipId={route.clipId} frame={route.frame} />}
+            {route.name === 'clip' && <EditorPage clipId={route.clipId} frame={route.frame} />}
           </Suspense>
         </ErrorBoundary>
       </main>

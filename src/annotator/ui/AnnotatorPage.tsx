@@ -2,6 +2,9 @@
  * The editor for one clip at frame k (#/c/<clip>/<k>). Opens an EditorSession (holding the clip's
  * edit lock, else read-only), wires keyboard actions, and lays out toolbar, canvas, side panel and
  * timeline. Pixels never pass through React: the session and the canvas view own them.
+ *
+ * Other rooms (review, metrics, AI assist) plug in through `slots` (see editorSlots.ts); the app
+ * composes them in src/app/editor/EditorPage.tsx, so the annotator never imports them.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -25,18 +28,14 @@ import { SidePanel } from './SidePanel';
 import { ShortcutSheet } from './ShortcutSheet';
 import { CommandPalette } from './CommandPalette';
 import { useEditorView } from './editorViewState';
-import { MetricsDock } from '../../metrics/panels/MetricsDock';
-import { ReviewBar } from '../../review/ui/ReviewBar';
-import { ReviewCanvasLayer } from '../../review/ui/ReviewCanvasLayer';
-import { ReviewSidebar } from '../../review/ui/ReviewSidebar';
-import { AiAssist } from '../../inference/ui/AiAssist';
+import type { EditorSlotContext, EditorSlots } from './editorSlots';
 
-export function AnnotatorPage({ clipId, frame }: { clipId: string; frame: number }) {
+export function AnnotatorPage({ clipId, frame, slots = {} }: { clipId: string; frame: number; slots?: EditorSlots }) {
   const db = useDb();
   const clip = useLiveQuery(() => getClip(db, clipId), [db, clipId], null);
   if (clip === null) return null;
   if (clip === undefined) return <p className="p-6 text-zinc-400">This clip does not exist (it may have been deleted).</p>;
-  return <Editor key={clip.id} clip={clip} frame={frame} />;
+  return <Editor key={clip.id} clip={clip} frame={frame} slots={slots} />;
 }
 
 interface Opened {
@@ -45,7 +44,7 @@ interface Opened {
   author: string;
 }
 
-function Editor({ clip, frame }: { clip: Clip; frame: number }) {
+function Editor({ clip, frame, slots }: { clip: Clip; frame: number; slots: EditorSlots }) {
   const db = useDb();
   const [opened, setOpened] = useState<Opened | null>(null);
   // The session is created from the clip as it was when the editor opened (only its id and size matter).
@@ -84,10 +83,10 @@ function Editor({ clip, frame }: { clip: Clip; frame: number }) {
   }, [db]);
 
   if (!opened) return <p className="p-6 text-zinc-500">Opening the clip…</p>;
-  return <EditorView clip={clip} frame={frame} {...opened} />;
+  return <EditorView clip={clip} frame={frame} slots={slots} {...opened} />;
 }
 
-function EditorView({ clip, frame, session, images, author }: { clip: Clip; frame: number } & Opened) {
+function EditorView({ clip, frame, slots, session, images, author }: { clip: Clip; frame: number; slots: EditorSlots } & Opened) {
   const db = useDb();
   const state = useSyncExternalStore(
     useCallback((fn: () => void) => session.onState(fn), [session]),
@@ -223,6 +222,8 @@ function EditorView({ clip, frame, session, images, author }: { clip: Clip; fram
   const k = state.frameIndex;
   const current = frames[k];
   const area = areas.find((a) => a.frameIndex === k);
+  const { header: Header, canvasOverlay: CanvasOverlay, beforeSidePanel: BeforeSidePanel, afterSidePanel: AfterSidePanel } = slots;
+  const slot: EditorSlotContext = { db, clip, session, images, canvas, frameIndex: k, frames, areas, zoom, goToFrame: commands.goToFrame };
   return (
     <div className="flex h-[calc(100vh-45px)] flex-col">
       <div className="flex items-center gap-3 border-b border-zinc-800 px-4 py-1.5 text-sm">
@@ -241,8 +242,7 @@ function EditorView({ clip, frame, session, images, author }: { clip: Clip; fram
             read-only: open in another tab
           </span>
         )}
-        <ReviewBar db={db} clip={clip} />
-        <AiAssist session={session} images={images} canvas={canvas} />
+        {Header && <Header {...slot} />}
         <SaveStatus status={persist} />
         <span data-testid="frame-indicator" className="tabular-nums">
           frame {k + 1} / {clip.frameCount}
@@ -252,14 +252,14 @@ function EditorView({ clip, frame, session, images, author }: { clip: Clip; fram
       <div className="flex min-h-0 flex-1">
         <div className="relative min-w-0 flex-1">
           <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} />
-          <ReviewCanvasLayer db={db} clip={clip} frameIndex={k} canvas={canvas} zoom={zoom} />
+          {CanvasOverlay && <CanvasOverlay {...slot} />}
           <span className="pointer-events-none absolute bottom-1 left-2 text-xs text-zinc-500">
             {Math.round(zoom)}% · {state.tool} · {state.protect ? 'protecting other class' : 'painting over other class'}
           </span>
         </div>
-        <MetricsDock db={db} session={session} clip={clip} frames={frames} storedAreas={areas} current={k} onPick={(i) => commands.goToFrame(i)} />
+        {BeforeSidePanel && <BeforeSidePanel {...slot} />}
         <SidePanel db={db} clip={clip} frame={current} area={area} author={author} readOnly={state.readOnly} ignoreOpen={ignoreOpen} setIgnoreOpen={setIgnoreOpen} />
-        <ReviewSidebar db={db} clip={clip} frameIndex={k} onPick={(i) => commands.goToFrame(i)} />
+        {AfterSidePanel && <AfterSidePanel {...slot} />}
       </div>
       <Timeline frames={frames} areas={areas} current={k} onPick={(i) => commands.goToFrame(i)} />
       {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}

@@ -1,0 +1,42 @@
+/**
+ * How other rooms plug into the editor without the annotator importing them: the editor hands each
+ * slot what it knows about the open clip, and the app decides what goes where
+ * (src/app/editor/EditorPage.tsx). The same inversion as tldraw's `components` overrides.
+ */
+import type { ComponentType, RefObject } from 'react';
+import type { SpocDb } from '../../store/db';
+import type { LayerAreas } from '../../store/layers';
+import type { Clip, Frame } from '../../store/types';
+import type { EditorSession } from '../session/editorSession';
+import type { FrameImageCache } from '../session/frameImages';
+import type { CanvasHandle } from './CanvasHost';
+
+export interface EditorSlotContext {
+  db: SpocDb;
+  clip: Clip;
+  session: EditorSession;
+  images: FrameImageCache;
+  canvas: RefObject<CanvasHandle | null>;
+  /** The frame shown now (0-based). */
+  frameIndex: number;
+  frames: readonly Frame[];
+  /** Stored gt areas per frame. */
+  areas: readonly LayerAreas[];
+  /** Canvas zoom in percent. */
+  zoom: number;
+  goToFrame: (k: number) => void;
+}
+
+/** A component rendered with the slot context as its props. */
+export type EditorSlot = ComponentType<EditorSlotContext>;
+
+export interface EditorSlots {
+  /** The clip header, between the title and the save status. */
+  header?: EditorSlot;
+  /** Absolutely positioned over the canvas (pins, previews). */
+  canvasOverlay?: EditorSlot;
+  /** Right-hand docks, left of the side panel. */
+  beforeSidePanel?: EditorSlot;
+  /** Right-hand docks, right of the side panel. */
+  afterSidePanel?: EditorSlot;
+}

@@ -1,0 +1,39 @@
+/**
+ * The editor as the app shows it: the annotator's page with the other rooms plugged into its slots
+ * — review (lifecycle bar, pins, flags and comments), metrics docks and AI assist. Adding a panel
+ * to the editor happens here, not in src/annotator.
+ */
+import { AnnotatorPage } from '../../annotator/ui/AnnotatorPage';
+import type { EditorSlotContext, EditorSlots } from '../../annotator/ui/editorSlots';
+import { MetricsDock } from '../../metrics/panels/MetricsDock';
+import { ReviewBar } from '../../review/ui/ReviewBar';
+import { ReviewCanvasLayer } from '../../review/ui/ReviewCanvasLayer';
+import { ReviewSidebar } from '../../review/ui/ReviewSidebar';
+import { AiAssist } from '../../inference/ui/AiAssist';
+
+function HeaderSlot({ db, clip, session, images, canvas }: EditorSlotContext) {
+  return (
+    <>
+      <ReviewBar db={db} clip={clip} />
+      <AiAssist session={session} images={images} canvas={canvas} />
+    </>
+  );
+}
+
+function CanvasOverlaySlot({ db, clip, frameIndex, canvas, zoom }: EditorSlotContext) {
+  return <ReviewCanvasLayer db={db} clip={clip} frameIndex={frameIndex} canvas={canvas} zoom={zoom} />;
+}
+
+function DockSlot({ db, session, clip, frames, areas, frameIndex, goToFrame }: EditorSlotContext) {
+  return <MetricsDock db={db} session={session} clip={clip} frames={frames} storedAreas={areas} current={frameIndex} onPick={goToFrame} />;
+}
+
+function ReviewSlot({ db, clip, frameIndex, goToFrame }: EditorSlotContext) {
+  return <ReviewSidebar db={db} clip={clip} frameIndex={frameIndex} onPick={goToFrame} />;
+}
+
+const slots: EditorSlots = { header: HeaderSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot };
+
+export function EditorPage({ clipId, frame }: { clipId: string; frame: number }) {
+  return <AnnotatorPage clipId={clipId} frame={frame} slots={slots} />;
+}
