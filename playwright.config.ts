@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 // Debian's Chromium when present (CI installs it); otherwise Playwright's own browser.
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const PORT = Number(process.env.SPOC_E2E_PORT ?? 4317);
+// Which build to serve: lets several checkouts' worth of work test side by side (`vite build --outDir dist-x`).
+const DIST = process.env.SPOC_E2E_DIST ?? 'dist';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -33,7 +35,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort --outDir ${DIST}`,
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
