@@ -35,16 +35,18 @@ describe('commitClipImport', () => {
   it('writes clip, frames, images, layers and thumbnail', async () => {
     const draft = importDraft(project.id, 4);
     draft.frames[2].phase = 'transitioning';
+    draft.frames[1].ignored = { reason: 'too_blurry', note: 'motion blur', at: 1700000000000 };
+    draft.frames[3].reviewed = true;
     const clip = await commitClipImport(db, draft);
     expect(clip).toMatchObject({ projectId: project.id, name: 'peel banana 01', frameCount: 4, status: 'todo' });
     expect(clip.createdAt).toBe(clip.updatedAt);
     expect((await listClips(db, project.id)).map((c) => c.id)).toContain(clip.id);
     const frames = await listFrames(db, clip.id);
-    expect(frames.map((f) => [f.index, f.timestampSec, f.phase])).toEqual([
-      [0, 0, undefined],
-      [1, 1, undefined],
-      [2, 2, 'transitioning'],
-      [3, 3, undefined],
+    expect(frames.map((f) => [f.index, f.timestampSec, f.phase, f.ignored?.reason, f.reviewed])).toEqual([
+      [0, 0, undefined, undefined, undefined],
+      [1, 1, undefined, 'too_blurry', undefined],
+      [2, 2, 'transitioning', undefined, undefined],
+      [3, 3, undefined, undefined, true],
     ]);
     const img = await getFrameImage(db, clip.id, 3);
     expect(Array.from(new Uint8Array(await img!.blob.arrayBuffer()))).toEqual(
@@ -67,6 +69,7 @@ describe('commitClipImport', () => {
       ['no frames', (d) => ((d.frames = []), (d.clip.frameCount = 0)), /has no frames/],
       ['times going backwards', (d) => (d.frames[2].timestampSec = 0.5), /frame 2 has time 0.5s/],
       ['other project', (d) => (d.clip.projectId = 'x'), /different project/],
+      ['unknown ignore reason', (d) => (d.frames[1].ignored = { reason: 'bored' as 'other', at: 1 }), /frame 1 is ignored with an unknown reason "bored"/],
     ];
     it.each(cases)('%s', async (_name, mutate, message) => {
       const before = await snapshot(db);

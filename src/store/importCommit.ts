@@ -7,8 +7,10 @@ import {
   type Clip,
   type ClipSourceKind,
   type Frame,
+  type FrameIgnored,
   type FrameImage,
   type FramePhase,
+  type IgnoreReason,
   type Layer,
   type LayerSource,
   type Project,
@@ -24,6 +26,9 @@ export interface DraftFrame {
   phase?: FramePhase;
   /** The frame's file stem ("frame0007") when it came from a file; unique per clip ignoring case. */
   name?: string;
+  /** Ignored with a guideline reason (WhereToChange metadata, all-"ignore" release masks). */
+  ignored?: FrameIgnored;
+  reviewed?: boolean;
 }
 
 export interface DraftLayer {
@@ -46,6 +51,7 @@ export interface ClipImportDraft {
 
 const SOURCE_KINDS: readonly ClipSourceKind[] = ['video', 'images', 'zip', 'wtc', 'demo', 'bundle'];
 const PHASES: readonly FramePhase[] = ['initial', 'transitioning', 'end'];
+const IGNORE_REASONS: readonly IgnoreReason[] = ['not_visible', 'too_blurry', 'indistinguishable', 'mixed', 'other'];
 
 /**
  * Writes a whole clip — clip row, frames, images, layers, thumbnail — in ONE read-write transaction.
@@ -144,6 +150,11 @@ export function buildImportRows(draft: ClipImportDraft, clipId: string, now: num
     lastTime = f.timestampSec;
     const frame: Frame = { clipId, index, timestampSec: f.timestampSec };
     if (f.phase) frame.phase = f.phase;
+    if (f.ignored !== undefined) {
+      if (!IGNORE_REASONS.includes(f.ignored.reason) || !Number.isFinite(f.ignored.at)) throw invalid(`frame ${index} is ignored with an unknown reason "${f.ignored.reason}"`);
+      frame.ignored = { ...f.ignored };
+    }
+    if (f.reviewed === true) frame.reviewed = true;
     if (f.name !== undefined) {
       if (typeof f.name !== 'string' || !f.name.trim() || f.name !== f.name.trim() || f.name.length > 200) {
         throw invalid(`frame ${index} has the name ${JSON.stringify(f.name)}; a frame name is 1-200 characters without surrounding spaces`);

@@ -12,8 +12,8 @@ import { buildImageSequence, isImagePath } from '../../io/images/imageSequence';
 import { decodeCheck, makeThumbnail } from '../../io/images/browserImages';
 import { imageSequenceDraft, videoDraft, type DraftContext, type OscChoice } from '../../io/clipDrafts';
 import { sampleVideo } from '../../io/video/sampleVideo';
-import { groupWtcVideos, looksLikeWtc } from '../../io/wtc/wtcLayout';
-import { wtcDraft } from '../../io/wtc/wtcDrafts';
+import { looksLikeWtc } from '../../io/wtc/wtcLayout';
+import { wtcDrafts } from '../../io/wtc/wtcDrafts';
 import { throwIfAborted } from '../../io/importError';
 
 export interface ImportProgress {
@@ -66,20 +66,11 @@ async function importVirtualFiles(
 ): Promise<ImportResult> {
   const progress = (stage: string) => (done: number, total: number) => o.onProgress?.({ stage, done, total });
   if (looksLikeWtc(files)) {
-    const videos = groupWtcVideos(files, sourceName);
-    const drafts: ClipImportDraft[] = [];
-    const remarks: string[] = [];
-    for (const v of videos) {
-      const { draft, excludedPixels } = await wtcDraft(o.ctx, v, {
-        decodeCheck,
-        signal: o.signal,
-        onProgress: progress(`Checking ${v.osc}/${v.video}`),
-      });
-      if (excludedPixels > 0) {
-        remarks.push(`${v.osc}/${v.video}: ${excludedPixels} mask pixels labelled ambiguous (4) or ignore (5) were left unlabelled.`);
-      }
-      drafts.push(draft);
-    }
+    const { drafts, remarks } = await wtcDrafts(o.ctx, files, sourceName, {
+      decodeCheck,
+      signal: o.signal,
+      onVideoProgress: (video, done, total) => progress(`Checking ${video}`)(done, total),
+    });
     const result = await commitDrafts(db, drafts, o);
     return { ...result, remarks: [...remarks, ...result.remarks] };
   }

@@ -1,72 +1,78 @@
 /**
- * Reads WhereToChange videos (see wtcLayout.ts) into clip drafts: frames at 1 fps, OSC metadata from
- * the "<verb>_<noun>" folder, and each indexed mask as a ground-truth layer. Masks must match their
- * frame's size and hold only the release palette (0..5). Release labels 3 (background) become 0;
- * 4 (ambiguous) and 5 (ignore) are not states, so they are not painted into the layer either, and
- * the count of such pixels is reported back so the importer can say so.
+ * The app's WhereToChange import: the format codec (io/formats/wtc.ts) reads the release layout and
+ * our metadata JSON — OSC, frame order, names, phases, ignores, masks with the release palette — and
+ * this module only adds what the app needs before committing: every frame image is size-checked and
+ * decoded (checkFrames), must match the size the masks were read at, and becomes a ClipImportDraft.
+ * One reading of the format, shared with `spoc-studio convert`, so the app and the CLI agree.
  */
-import { LABEL } from '../../masks/labelMap';
-import { encodeLayer } from '../../masks/layers';
-import { decodeIndexedPng } from '../indexedPng';
+import { importWtc } from '../formats/wtc';
+import { storeRowsFromAnnotations } from '../formats/storeRows';
+import type { VirtualFile } from '../files/virtualFile';
 import { ImportError, throwIfAborted } from '../importError';
 import { checkFrames, type SequenceOptions } from '../images/imageSequence';
 import { clipDraft, namedFrames, type DraftContext } from '../clipDrafts';
-import { stem } from '../files/virtualFile';
-import { parseOscName } from '../../taxonomy/osc';
 import type { ClipImportDraft, DraftLayer } from '../../store/importCommit';
-import { WTC_FRAMES_DIR, type WtcVideo } from './wtcLayout';
 
-/** WhereToChange frames are sampled at 1 fps. */
-export const WTC_FPS = 1;
-
-const RELEASE_VALUES = new Set([0, 1, 2, 3, 4, 5]);
-
-export interface WtcDraft {
-  draft: ClipImportDraft;
-  /** Pixels labelled ambiguous (4) or ignore (5) in the masks, which the layers do not carry. */
-  excludedPixels: number;
+export interface WtcDrafts {
+  drafts: ClipImportDraft[];
+  /** What the user should know although the import succeeds (e.g. ambiguous pixels read as background). */
+  remarks: string[];
 }
 
-export async function wtcDraft(ctx: DraftContext, video: WtcVideo, options: SequenceOptions = {}): Promise<WtcDraft> {
-  const where = `${video.osc}/${WTC_FRAMES_DIR}/${video.video}`;
-  const parsed = parseOscName(video.osc);
-  if (!parsed) throw new ImportError(video.osc, 'is not a "<verb>_<noun>" folder name (e.g. chopping_avocado)');
-  const seq = await checkFrames(video.frames, options);
+export interface WtcDraftOptions extends SequenceOptions {
+  /** Progress per video: "<osc>/<video>", frames checked, total. */
+  onVideoProgress?: (video: string, done: number, total: number) => void;
+}
 
-  const layers: DraftLayer[] = [];
-  let excludedPixels = 0;
-  for (let k = 0; k < seq.frames.length; k++) {
+export async function wtcDrafts(ctx: DraftContext, files: readonly VirtualFile[], sourceName: string, options: WtcDraftOptions = {}): Promise<WtcDrafts> {
+  const { clips, warnings } = await importWtc(files, sourceName);
+  const drafts: ClipImportDraft[] = [];
+  const now = Date.now();
+  for (const { annotations, frameFiles } of clips) {
     throwIfAborted(options.signal);
-    const mask = video.masks.get(stem(seq.frames[k].path).toLowerCase());
-    if (!mask) continue;
-    const map = decodeIndexedPng(new Uint8Array(await mask.blob.arrayBuffer()), {
-      fileName: mask.path,
-      expectedWidth: seq.width,
-      expectedHeight: seq.height,
-      allowedValues: RELEASE_VALUES,
-    });
-    for (let i = 0; i < map.data.length; i++) {
-      const v = map.data[i];
-      if (v === LABEL.releaseBackground) map.data[i] = LABEL.background;
-      else if (v === LABEL.ambiguous || v === LABEL.ignore) {
-        map.data[i] = LABEL.background;
-        excludedPixels++;
-      }
+    const rows = storeRowsFromAnnotations(annotations, now);
+    const osc = annotations.clip.osc;
+    const label = osc ? `${osc.verb}_${osc.noun}/${annotations.clip.name}` : annotations.clip.name;
+    // The codec pairs every WhereToChange frame with its image; a gap would be a codec bug, not bad input.
+    const images = (frameFiles ?? []).filter((f): f is VirtualFile => f !== undefined);
+    if (images.length !== rows.frames.length) throw new ImportError(label, `has ${rows.frames.length} frames but ${images.length} images`);
+    const seq = await checkFrames(images, { ...options, onProgress: (done, total) => options.onVideoProgress?.(label, done, total) });
+    if (seq.frames.length === 0) throw new ImportError(label, 'has no frame images');
+    if (seq.width !== rows.clip.width || seq.height !== rows.clip.height) {
+      throw new ImportError(
+        seq.frames[0].path,
+        `is ${seq.width}x${seq.height} but the clip's masks or metadata say ${rows.clip.width}x${rows.clip.height}`,
+      );
     }
-    const { act, trf } = encodeLayer(map);
-    layers.push({ frameIndex: k, source: 'gt', act, trf, provenance: { kind: 'imported', by: ctx.author, at: Date.now(), from: mask.path } });
+    if (rows.layers.some((l) => l.source !== 'gt')) throw new ImportError(label, 'its metadata names a prediction source; import predictions from the review panel instead');
+    const layers: DraftLayer[] = rows.layers.map((l) => ({
+      ...l,
+      provenance: { kind: 'imported', by: ctx.author, at: now, from: `${label} (${sourceName})` },
+    }));
+    const frames = rows.frames.map((f, k) => ({
+      timestampSec: f.timestampSec,
+      image: seq.frames[k].image,
+      mime: seq.frames[k].mime,
+      ...(f.phase ? { phase: f.phase } : {}),
+      ...(f.ignored ? { ignored: f.ignored } : {}),
+      ...(f.reviewed ? { reviewed: true } : {}),
+    }));
+    drafts.push(
+      clipDraft(
+        ctx,
+        { verb: osc?.verb ?? '', noun: osc?.noun ?? '', actionable: osc?.actionable, transformed: osc?.transformed, subset: rows.clip.subset },
+        {
+          name: rows.clip.name,
+          width: rows.clip.width,
+          height: rows.clip.height,
+          sampleFps: rows.clip.sampleFps,
+          source: { kind: 'wtc', fileName: label },
+          // Frames are named after their file stems (Frame.name): predictions are matched to frames by it.
+          frames: namedFrames(frames, seq.frames),
+          layers,
+        },
+      ),
+    );
   }
-  if (seq.frames.length === 0) throw new ImportError(where, 'has no frame images');
-
-  const draft = clipDraft(ctx, { verb: parsed.verb, noun: parsed.noun }, {
-    name: video.video,
-    width: seq.width,
-    height: seq.height,
-    sampleFps: WTC_FPS,
-    source: { kind: 'wtc', fileName: where },
-    // Frames are named after their file stems (Frame.name): predictions are matched to frames by it.
-    frames: namedFrames(seq.frames.map((f, k) => ({ timestampSec: k / WTC_FPS, image: f.image, mime: f.mime })), seq.frames),
-    layers,
-  });
-  return { draft, excludedPixels };
+  return { drafts, remarks: warnings };
 }
