@@ -43,6 +43,32 @@ describe('BrushTool', () => {
     expect(d.tool.busy).toBe(false);
   });
 
+  it('shift-press draws a straight line from the last stroke end, as one patch with the new stroke', () => {
+    const map = createLabelMap(400, 200);
+    const d = new ToolDriver(map, 'brush', { brushSize: 10 });
+    d.click(50, 50);
+    d.click(250, 150, { shift: true });
+    expect(d.ctx.commits).toHaveLength(2);
+    // Every pixel on the segment (50,50)-(250,150) is painted; the capsule has area 2rL + pi r^2.
+    for (let t = 0; t <= 1; t += 0.01) expect(map.data[Math.round(50 + 100 * t) * 400 + Math.round(50 + 200 * t)]).toBe(1);
+    const length = Math.hypot(200, 100);
+    const expected = 2 * 5 * length + Math.PI * 25;
+    expect(Math.abs(labelArea(map, 1) - expected) / expected).toBeLessThan(0.02);
+    // Undoing the second patch removes the line but keeps the first dot.
+    applyPatch(map, d.ctx.commits[1], 'before');
+    expect(labelArea(map, 1)).toBeLessThan(Math.PI * 25 * 1.2);
+  });
+
+  it('shift-press without an earlier stroke on this frame is a plain dot', () => {
+    const map = createLabelMap(200, 200);
+    const d = new ToolDriver(map, 'brush', { brushSize: 10 });
+    d.click(50, 50);
+    d.ctx.frameIndex = 1;
+    d.click(150, 150, { shift: true });
+    expect(map.data[100 * 200 + 100]).toBe(0);
+    expect(labelArea(map, 1)).toBeLessThan(2 * Math.PI * 25 * 1.2);
+  });
+
   it('invalidates only boxes inside the stroke, and their union covers every changed pixel', () => {
     const map = createLabelMap(300, 300);
     const original = map.data.slice();

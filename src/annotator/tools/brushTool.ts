@@ -3,6 +3,10 @@
  * sample to this one straight into the map and invalidates only its box; pointer-up turns the
  * whole stroke into one patch. The eraser is the same tool painting class 0; with the brush, the
  * secondary button or Alt erases for the length of the stroke.
+ *
+ * Shift-press continues from where the last stroke on this frame ended with a straight capsule, as
+ * in Photoshop or GIMP: click, then shift-click along an edge to lay straight segments. The line is
+ * part of the new stroke, so it is one undo step with it.
  */
 import type { Box } from '../../masks/labelMap';
 import { capsuleBox, snapBrushCentre, stampCapsule, type Point } from '../paint/brush';
@@ -26,6 +30,8 @@ export class BrushTool implements Tool {
   readonly id: 'brush' | 'eraser';
   private s: State = { name: 'idle' };
   private hover: Point | null = null;
+  /** Where the last finished stroke ended, for shift-press straight lines (same frame only). */
+  private lastEnd: { frameIndex: number; point: Point } | null = null;
 
   constructor(
     private readonly ctx: ToolContext,
@@ -67,7 +73,8 @@ export class BrushTool implements Tool {
       erase,
       last: start,
     };
-    this.stamp(start, start);
+    const from = p.shift && this.lastEnd?.frameIndex === ctx.frameIndex ? snapBrushCentre(this.lastEnd.point, size) : start;
+    this.stamp(from, start);
   }
 
   onPointerMove(p: PointerInput): void {
@@ -98,8 +105,9 @@ export class BrushTool implements Tool {
 
   finish(): void {
     if (this.s.name !== 'painting') return;
-    const { backup, frameIndex, erase } = this.s;
+    const { backup, frameIndex, erase, last } = this.s;
     this.s = { name: 'idle' };
+    this.lastEnd = { frameIndex, point: last };
     backup.commit(this.ctx, frameIndex, erase ? 'erase' : 'brush');
   }
 

@@ -33,7 +33,8 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
           <section>
             <h3 className="mb-1 text-xs uppercase tracking-wide text-zinc-500">Mouse</h3>
             <dl className="text-sm">
-              <div className="flex justify-between py-0.5"><dt>Paint / erase</dt><dd className="text-zinc-400">left / right button</dd></div>
+              <div className="flex justify-between py-0.5"><dt>Paint / erase</dt><dd className="text-zinc-400">left / right button (or Alt)</dd></div>
+              <div className="flex justify-between py-0.5"><dt>Straight brush line</dt><dd className="text-zinc-400">Shift-click after a stroke</dd></div>
               <div className="flex justify-between py-0.5"><dt>Pan</dt><dd className="text-zinc-400">space-drag, middle button</dd></div>
               <div className="flex justify-between py-0.5"><dt>Zoom</dt><dd className="text-zinc-400">wheel</dd></div>
               <div className="flex justify-between py-0.5"><dt>Close polygon</dt><dd className="text-zinc-400">first point, Enter, double-click</dd></div>
