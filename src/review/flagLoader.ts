@@ -1,7 +1,9 @@
 /**
  * The flags of a stored clip for the editor: like loadClipFlags, but the layers are decoded a few
  * frames at a time with a yield to the event loop in between, so a long clip never freezes the UI,
- * and the work can be abandoned (the clip changed, the panel closed) through an AbortSignal.
+ * and the work can be abandoned (the clip changed, the panel closed) through an AbortSignal. Each
+ * slice's maps are let go once its flags are found (FlagAccumulator), so a long 4K clip needs the
+ * memory of one slice, not of the whole clip.
  */
 import type { SpocDb } from '../store/db';
 import { getClip } from '../store/clips';
@@ -10,7 +12,7 @@ import { listFrames } from '../store/frames';
 import { listLayers } from '../store/layers';
 import { listFlagDismissals } from '../store/reviewFlags';
 import type { LayerSource } from '../store/types';
-import { applyDismissals, computeFlags, flagFramesFromLayers, type FlagFrame, type FlagOptions } from './flags';
+import { applyDismissals, FlagAccumulator, flagFramesFromLayers, type FlagOptions } from './flags';
 import type { ClipFlags } from './flagStore';
 
 export interface ChunkedFlagOptions extends FlagOptions {
@@ -34,17 +36,19 @@ export async function loadClipFlagsInChunks(
   const clip = await getClip(db, clipId);
   if (!clip) throw new StoreError('not_found', 'Clip was not found; it may have been deleted in another tab.');
   const [frames, layers, dismissals] = await Promise.all([listFrames(db, clipId), listLayers(db, clipId, source), listFlagDismissals(db, clipId, source)]);
-  const out: FlagFrame[] = [];
+  const flags = new FlagAccumulator(flagOptions);
+  let decoded = 0;
   for (let i = 0; i < frames.length; i += Math.max(1, chunk)) {
     signal?.throwIfAborted();
     const slice = frames.slice(i, i + Math.max(1, chunk));
     const first = slice[0].index;
     const last = slice[slice.length - 1].index;
-    out.push(...flagFramesFromLayers(slice, layers.filter((l) => l.frameIndex >= first && l.frameIndex <= last), clip));
-    onProgress?.(out.length, frames.length);
+    flags.add(flagFramesFromLayers(slice, layers.filter((l) => l.frameIndex >= first && l.frameIndex <= last), clip));
+    decoded += slice.length;
+    onProgress?.(decoded, frames.length);
     await yieldNow();
   }
   signal?.throwIfAborted();
-  const all = computeFlags(out, flagOptions);
+  const all = flags.finish();
   return { all, ...applyDismissals(all, dismissals) };
 }

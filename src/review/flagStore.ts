@@ -3,26 +3,23 @@
  * between the pure flags (review/flags) and the store (reviewFlags table, schema v3).
  */
 import type { SpocDb } from '../store/db';
-import { getClip } from '../store/clips';
 import { StoreError } from '../store/errors';
-import { listFrames } from '../store/frames';
-import { listLayers } from '../store/layers';
-import { deleteFlagDismissal, listFlagDismissals, putFlagDismissal } from '../store/reviewFlags';
+import { deleteFlagDismissal, putFlagDismissal } from '../store/reviewFlags';
 import type { FlagDismissal, LayerSource } from '../store/types';
-import { applyDismissals, computeFlags, dismissFlag, flagFramesFromLayers, type Flag, type FlagOptions, type SplitFlags } from './flags';
+import { dismissFlag, type Flag, type FlagOptions, type SplitFlags } from './flags';
+import { loadClipFlagsInChunks } from './flagLoader';
 
 export interface ClipFlags extends SplitFlags {
   /** Every flag, open or not, in display order. */
   all: Flag[];
 }
 
-/** Computes a clip's flags over one source (default gt) and splits off the dismissed ones. */
-export async function loadClipFlags(db: SpocDb, clipId: string, source: LayerSource = 'gt', options: FlagOptions = {}): Promise<ClipFlags> {
-  const clip = await getClip(db, clipId);
-  if (!clip) throw new StoreError('not_found', 'Clip was not found; it may have been deleted in another tab.');
-  const [frames, layers, dismissals] = await Promise.all([listFrames(db, clipId), listLayers(db, clipId, source), listFlagDismissals(db, clipId, source)]);
-  const all = computeFlags(flagFramesFromLayers(frames, layers, clip), options);
-  return { all, ...applyDismissals(all, dismissals) };
+/**
+ * Computes a clip's flags over one source (default gt) and splits off the dismissed ones. Decodes
+ * a slice of frames at a time without yielding (flagLoader.ts yields, for the editor).
+ */
+export function loadClipFlags(db: SpocDb, clipId: string, source: LayerSource = 'gt', options: FlagOptions = {}): Promise<ClipFlags> {
+  return loadClipFlagsInChunks(db, clipId, source, { ...options, chunk: 16, yieldNow: () => Promise.resolve() });
 }
 
 /** Dismisses a flag with a reason; it stays dismissed across recomputations while its region is unchanged. */

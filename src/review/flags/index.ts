@@ -3,18 +3,18 @@
  * where decoded, label maps) that send the reviewer to the frames and regions worth a look.
  * Definitions and defaults: docs/review.md; every threshold: FLAG_DEFAULTS.
  */
-import { labelArea } from '../../masks/geometry';
+import { labelArea, labelBbox } from '../../masks/geometry';
 import type { LabelMap } from '../../masks/labelMap';
 import { MaskFormatError } from '../../masks/errors';
 import { decodeLayer, parseLayer } from '../../masks/layers';
 import type { Frame, Layer } from '../../store/types';
 import { regionFlags } from './regionFlags';
-import { areaJumpFlags, reversalFlags, unannotatedFlags, vanishedFlags } from './temporalFlags';
+import { areaJumpFlags, ReversalScanner, reversalFlags, unannotatedFlags, vanishedFlags } from './temporalFlags';
 import { FLAG_KINDS, SEVERITY_ORDER, type Flag, type FlagFrame, type FlagKind, type FlagOptions } from './types';
 
 export * from './types';
 export { regionFlags, speckFlags, holeFlags, enclosedFlags } from './regionFlags';
-export { areaJumpFlags, reversalFlags, unannotatedFlags, vanishedFlags } from './temporalFlags';
+export { areaJumpFlags, ReversalScanner, reversalFlags, unannotatedFlags, vanishedFlags } from './temporalFlags';
 export { applyDismissals, dismissFlag, flagId, hash53, makeFlag, type DismissContext, type DismissedFlag, type FlagKey, type SplitFlags } from './flagId';
 export { classMap, components, erode, selectClass, type Component, type Components, type PixelClass } from './components';
 
@@ -34,6 +34,46 @@ export function computeFlags(frames: readonly FlagFrame[], options: FlagOptions 
     for (const f of frames) if (!f.ignored && f.map) out.push(...regionFlags(f.map, f.index, options));
   }
   return sortFlags(out);
+}
+
+/**
+ * computeFlags over frames that arrive a few at a time, in frame order, each with its decoded map:
+ * region flags and reversals are computed as frames arrive, then the map is dropped (its areas and
+ * state boxes kept), so memory holds one slice of decoded frames plus `lookback` eroded masks — not
+ * the whole clip (a 300-frame 4K clip would be 2.5 GB of label maps). finish() gives exactly what
+ * computeFlags gives for the same frames.
+ */
+export class FlagAccumulator {
+  private readonly kinds: Set<FlagKind>;
+  private readonly reversal: ReversalScanner;
+  private readonly light: FlagFrame[] = [];
+  private readonly found: Flag[] = [];
+
+  constructor(private readonly options: FlagOptions = {}) {
+    this.kinds = new Set<FlagKind>(options.kinds ?? FLAG_KINDS);
+    this.reversal = new ReversalScanner(options);
+  }
+
+  /** What is held between slices: frames without maps (areas and state boxes only). */
+  get kept(): readonly FlagFrame[] {
+    return this.light;
+  }
+
+  add(frames: readonly FlagFrame[]): void {
+    for (const f of [...frames].sort((a, b) => a.index - b.index)) {
+      if (this.kinds.has('reversal')) this.found.push(...this.reversal.push(f));
+      if (f.map && !f.ignored && (this.kinds.has('speck') || this.kinds.has('hole') || this.kinds.has('enclosed'))) {
+        this.found.push(...regionFlags(f.map, f.index, this.options));
+      }
+      const { map, ...rest } = f;
+      this.light.push(map ? { ...rest, boxes: { act: labelBbox(map, 1), trf: labelBbox(map, 2) } } : rest);
+    }
+  }
+
+  finish(): Flag[] {
+    const temporal = computeFlags(this.light, { ...this.options, kinds: [...this.kinds].filter((k) => k !== 'reversal') });
+    return sortFlags([...this.found, ...temporal]);
+  }
 }
 
 const KIND_ORDER = new Map(FLAG_KINDS.map((k, i) => [k, i]));

@@ -3,7 +3,7 @@
  * and states that vanish. Definitions and defaults: docs/review.md and FLAG_DEFAULTS.
  */
 import { boxUnion, labelBbox } from '../../masks/geometry';
-import type { Box, LabelMap, StateLabel } from '../../masks/labelMap';
+import type { Box, StateLabel } from '../../masks/labelMap';
 import { components, erode } from './components';
 import { makeFlag } from './flagId';
 import { STATE_NAMES, frameLabel, isAnswered, resolveThresholds, type Flag, type FlagFrame, type FlagOptions } from './types';
@@ -19,7 +19,8 @@ function areaOf(f: FlagFrame, s: StateLabel): number {
 }
 
 function bboxOf(f: FlagFrame, s: StateLabel): Box | null {
-  return f.map ? labelBbox(f.map, s) : null;
+  if (f.map) return labelBbox(f.map, s);
+  return (s === 1 ? f.boxes?.act : f.boxes?.trf) ?? null;
 }
 
 function unionOrNull(a: Box | null, b: Box | null): Box | undefined {
@@ -133,15 +134,34 @@ export function vanishedFlags(frames: readonly FlagFrame[], options: FlagOptions
  * Large camera motion can still raise this flag; the reviewer dismisses it with that reason.
  */
 export function reversalFlags(frames: readonly FlagFrame[], options: FlagOptions = {}): Flag[] {
-  const t = resolveThresholds(options);
-  const { tolerancePx, minPixels, lookback } = t.reversal;
-  const usable = sorted(frames).filter((f): f is FlagFrame & { map: LabelMap } => !f.ignored && !!f.map);
-  const out: Flag[] = [];
+  const scanner = new ReversalScanner(options);
+  return sorted(frames).flatMap((f) => scanner.push(f));
+}
+
+/**
+ * reversalFlags one frame at a time, in frame order, holding only the eroded transformed masks of
+ * the last `lookback` usable frames: what lets the flags of a long 4K clip be computed without
+ * every decoded frame in memory at once (flagLoader.ts). Frames must come in increasing index order.
+ */
+export class ReversalScanner {
+  private readonly t: ReturnType<typeof resolveThresholds>;
   /** Eroded transformed masks of the most recent usable frames, nearest last. */
-  const recent: { index: number; eroded: Uint8Array | null }[] = [];
-  for (const cur of usable) {
+  private readonly recent: { index: number; eroded: Uint8Array | null }[] = [];
+  private last = -Infinity;
+
+  constructor(options: FlagOptions = {}) {
+    this.t = resolveThresholds(options);
+  }
+
+  push(cur: FlagFrame): Flag[] {
+    if (cur.index <= this.last) throw new RangeError(`frame ${cur.index} comes after frame ${this.last}; frames must be pushed in order`);
+    this.last = cur.index;
+    if (cur.ignored || !cur.map) return [];
+    const { tolerancePx, minPixels, lookback } = this.t.reversal;
+    const { recent } = this;
     const { width, height, data } = cur.map;
     const n = data.length;
+    const out: Flag[] = [];
     if (data.indexOf(1) >= 0) {
       const from = new Int32Array(n).fill(-1);
       const reversed = new Uint8Array(n);
@@ -185,13 +205,13 @@ export function reversalFlags(frames: readonly FlagFrame[], options: FlagOptions
         }
         // The largest regions first; more than maxPerFrame reversed regions on one frame is rare.
         found.sort((a, b) => (b.pixels ?? 0) - (a.pixels ?? 0));
-        out.push(...found.slice(0, Math.max(1, t.maxPerFrame)));
+        out.push(...found.slice(0, Math.max(1, this.t.maxPerFrame)));
       }
     }
     recent.push({ index: cur.index, eroded: data.indexOf(2) >= 0 ? erode(transformedMask(data), width, height, tolerancePx) : null });
     if (recent.length > Math.max(1, lookback)) recent.shift();
+    return out;
   }
-  return out;
 }
 
 function transformedMask(data: Uint8Array): Uint8Array {

@@ -43,6 +43,11 @@ export interface FlagFrame {
   trfArea: number;
   /** The decoded layer (values 0, 1, 2); absent/null = not decoded or no layer. Region flags need it. */
   map?: LabelMap | null;
+  /**
+   * Bounding boxes of each state, kept when the map is let go (streaming over long clips): the
+   * temporal flags point at them. Used only when `map` is absent.
+   */
+  boxes?: { act: Box | null; trf: Box | null };
 }
 
 export interface FlagThresholds {
