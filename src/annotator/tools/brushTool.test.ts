@@ -55,7 +55,7 @@ describe('BrushTool', () => {
     const expected = 2 * 5 * length + Math.PI * 25;
     expect(Math.abs(labelArea(map, 1) - expected) / expected).toBeLessThan(0.02);
     // Undoing the second patch removes the line but keeps the first dot.
-    applyPatch(map, d.ctx.commits[1], 'before');
+    applyPatch(map, d.ctx.commits[1], 'undo');
     expect(labelArea(map, 1)).toBeLessThan(Math.PI * 25 * 1.2);
   });
 

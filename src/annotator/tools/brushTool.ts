@@ -11,41 +11,29 @@
 import type { Box } from '../../masks/labelMap';
 import { capsuleBox, snapBrushCentre, stampCapsule, type Point } from '../paint/brush';
 import { paintTable, type PaintClass, type WriteTable } from '../paint/paintRule';
-import { GestureBackup, escapeCancels } from './gestureBackup';
-import { isSubtract, startsGesture, type PointerInput, type Tool, type ToolContext, type ToolPreview } from './types';
+import { GestureBackup } from './gestureBackup';
+import { BackedTool } from './toolBase';
+import { isSubtract, startsGesture, type PointerInput, type ToolContext, type ToolPreview } from './types';
 
-type State =
-  | { name: 'idle' }
-  | {
-      name: 'painting';
-      backup: GestureBackup;
-      frameIndex: number;
-      table: WriteTable;
-      size: number;
-      erase: boolean;
-      last: Point;
-    };
+interface Painting {
+  name: 'painting';
+  backup: GestureBackup;
+  frameIndex: number;
+  table: WriteTable;
+  size: number;
+  erase: boolean;
+  last: Point;
+}
 
-export class BrushTool implements Tool {
+export class BrushTool extends BackedTool<Painting> {
   readonly id: 'brush' | 'eraser';
-  private s: State = { name: 'idle' };
   private hover: Point | null = null;
   /** Where the last finished stroke ended, for shift-press straight lines (same frame only). */
   private lastEnd: { frameIndex: number; point: Point } | null = null;
 
-  constructor(
-    private readonly ctx: ToolContext,
-    mode: 'paint' | 'erase' = 'paint',
-  ) {
+  constructor(ctx: ToolContext, mode: 'paint' | 'erase' = 'paint') {
+    super(ctx);
     this.id = mode === 'erase' ? 'eraser' : 'brush';
-  }
-
-  get state(): string {
-    return this.s.name;
-  }
-
-  get busy(): boolean {
-    return this.s.name !== 'idle';
   }
 
   get preview(): ToolPreview | null {
@@ -92,23 +80,12 @@ export class BrushTool implements Tool {
     this.finish();
   }
 
-  onKey(key: string): boolean {
-    return escapeCancels(this, key);
+  protected actionOf(g: Painting): string {
+    return g.erase ? 'erase' : 'brush';
   }
 
-  cancel(): void {
-    if (this.s.name !== 'painting') return;
-    const { backup } = this.s;
-    this.s = { name: 'idle' };
-    backup.rollback(this.ctx);
-  }
-
-  finish(): void {
-    if (this.s.name !== 'painting') return;
-    const { backup, frameIndex, erase, last } = this.s;
-    this.s = { name: 'idle' };
-    this.lastEnd = { frameIndex, point: last };
-    backup.commit(this.ctx, frameIndex, erase ? 'erase' : 'brush');
+  protected override finished(g: Painting): void {
+    this.lastEnd = { frameIndex: g.frameIndex, point: g.last };
   }
 
   private stamp(a: Point, b: Point): void {

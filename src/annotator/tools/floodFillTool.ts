@@ -6,25 +6,20 @@
 import { floodRegion } from '../paint/flood';
 import { changes, paintTable } from '../paint/paintRule';
 import { fillSpans } from '../paint/spans';
-import { GestureBackup, escapeCancels } from './gestureBackup';
-import { isSubtract, startsGesture, type PointerInput, type Tool, type ToolContext } from './types';
+import { GestureBackup } from './gestureBackup';
+import { BackedTool } from './toolBase';
+import { isSubtract, startsGesture, type PointerInput } from './types';
 
-type State = { name: 'idle' } | { name: 'filled'; backup: GestureBackup; frameIndex: number; action: string };
+interface Filled {
+  name: 'filled';
+  backup: GestureBackup;
+  frameIndex: number;
+  action: string;
+}
 
-export class FloodFillTool implements Tool {
+export class FloodFillTool extends BackedTool<Filled> {
   readonly id = 'fill' as const;
   readonly preview = null;
-  private s: State = { name: 'idle' };
-
-  constructor(private readonly ctx: ToolContext) {}
-
-  get state(): string {
-    return this.s.name;
-  }
-
-  get busy(): boolean {
-    return this.s.name !== 'idle';
-  }
 
   onPointerDown(p: PointerInput): void {
     if (this.s.name !== 'idle' || !startsGesture(p)) return;
@@ -46,21 +41,7 @@ export class FloodFillTool implements Tool {
     this.finish();
   }
 
-  onKey(key: string): boolean {
-    return escapeCancels(this, key);
-  }
-
-  cancel(): void {
-    if (this.s.name !== 'filled') return;
-    const { backup } = this.s;
-    this.s = { name: 'idle' };
-    backup.rollback(this.ctx);
-  }
-
-  finish(): void {
-    if (this.s.name !== 'filled') return;
-    const { backup, frameIndex, action } = this.s;
-    this.s = { name: 'idle' };
-    backup.commit(this.ctx, frameIndex, action);
+  protected actionOf(g: Filled): string {
+    return g.action;
   }
 }

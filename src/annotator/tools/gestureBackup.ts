@@ -128,11 +128,3 @@ export class GestureBackup {
     if (patch) ctx.commit(patch);
   }
 }
-
-/** Escape cancels a gesture in progress; every tool answers keys this way first. */
-export function escapeCancels(tool: { readonly busy: boolean; cancel(): void }, key: string): boolean {
-  if (key !== 'Escape' || !tool.busy) return false;
-  tool.cancel();
-  return true;
-}
-

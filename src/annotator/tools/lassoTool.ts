@@ -3,29 +3,23 @@
  * preview only); on release the enclosed area is filled with the active class, or cut to 0 when
  * the press used the secondary button or Alt. Escape drops the path.
  */
-import { escapeCancels } from './gestureBackup';
 import type { Point } from '../paint/brush';
 import { commitPolygon } from './commitSpans';
-import { isSubtract, startsGesture, type PointerInput, type Tool, type ToolContext, type ToolPreview } from './types';
+import { IDLE, ToolBase } from './toolBase';
+import { isSubtract, startsGesture, type PointerInput, type ToolPreview } from './types';
 
 /** Samples closer than this (image px) to the previous one add nothing to the shape. */
 const MIN_STEP = 0.5;
 
-type State = { name: 'idle' } | { name: 'drawing'; points: Point[]; subtract: boolean; frameIndex: number };
+interface Drawing {
+  name: 'drawing';
+  points: Point[];
+  subtract: boolean;
+  frameIndex: number;
+}
 
-export class LassoTool implements Tool {
+export class LassoTool extends ToolBase<Drawing> {
   readonly id = 'lasso' as const;
-  private s: State = { name: 'idle' };
-
-  constructor(private readonly ctx: ToolContext) {}
-
-  get state(): string {
-    return this.s.name;
-  }
-
-  get busy(): boolean {
-    return this.s.name !== 'idle';
-  }
 
   get preview(): ToolPreview | null {
     if (this.s.name !== 'drawing') return null;
@@ -49,18 +43,14 @@ export class LassoTool implements Tool {
     this.finish();
   }
 
-  onKey(key: string): boolean {
-    return escapeCancels(this, key);
-  }
-
   cancel(): void {
-    this.s = { name: 'idle' };
+    this.s = IDLE;
   }
 
   finish(): void {
     if (this.s.name !== 'drawing') return;
     const { points, subtract, frameIndex } = this.s;
-    this.s = { name: 'idle' };
+    this.s = IDLE;
     if (frameIndex !== this.ctx.frameIndex) return;
     commitPolygon(this.ctx, points, subtract, 'lasso');
   }

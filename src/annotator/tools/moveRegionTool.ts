@@ -12,38 +12,26 @@ import type { Box } from '../../masks/labelMap';
 import { floodRegion, type Region } from '../paint/flood';
 import { paintTable, type WriteTable } from '../paint/paintRule';
 import { fillSpans, paintSpans, translateSpans } from '../paint/spans';
-import { GestureBackup, escapeCancels } from './gestureBackup';
-import { type PointerInput, type Tool, type ToolContext, type ToolPreview } from './types';
+import { GestureBackup } from './gestureBackup';
+import { BackedTool } from './toolBase';
+import { type PointerInput, type ToolPreview } from './types';
 
-type State =
-  | { name: 'idle' }
-  | {
-      name: 'moving';
-      backup: GestureBackup;
-      frameIndex: number;
-      region: Region;
-      table: WriteTable;
-      copy: boolean;
-      start: { x: number; y: number };
-      dx: number;
-      dy: number;
-      /** Everything the current placement changed. */
-      placed: Box;
-    };
+interface Moving {
+  name: 'moving';
+  backup: GestureBackup;
+  frameIndex: number;
+  region: Region;
+  table: WriteTable;
+  copy: boolean;
+  start: { x: number; y: number };
+  dx: number;
+  dy: number;
+  /** Everything the current placement changed. */
+  placed: Box;
+}
 
-export class MoveRegionTool implements Tool {
+export class MoveRegionTool extends BackedTool<Moving> {
   readonly id = 'move' as const;
-  private s: State = { name: 'idle' };
-
-  constructor(private readonly ctx: ToolContext) {}
-
-  get state(): string {
-    return this.s.name;
-  }
-
-  get busy(): boolean {
-    return this.s.name !== 'idle';
-  }
 
   get preview(): ToolPreview | null {
     return this.s.name === 'moving' ? { kind: 'move', dx: this.s.dx, dy: this.s.dy, copy: this.s.copy } : null;
@@ -95,21 +83,7 @@ export class MoveRegionTool implements Tool {
     this.finish();
   }
 
-  onKey(key: string): boolean {
-    return escapeCancels(this, key);
-  }
-
-  cancel(): void {
-    if (this.s.name !== 'moving') return;
-    const { backup } = this.s;
-    this.s = { name: 'idle' };
-    backup.rollback(this.ctx);
-  }
-
-  finish(): void {
-    if (this.s.name !== 'moving') return;
-    const { backup, frameIndex, copy } = this.s;
-    this.s = { name: 'idle' };
-    backup.commit(this.ctx, frameIndex, copy ? 'move.copy' : 'move');
+  protected actionOf(g: Moving): string {
+    return g.copy ? 'move.copy' : 'move';
   }
 }

@@ -6,24 +6,19 @@
  */
 import type { Point } from '../paint/brush';
 import { commitPolygon } from './commitSpans';
-import { isSubtract, startsGesture, type PointerInput, type Tool, type ToolContext, type ToolPreview } from './types';
+import { IDLE, ToolBase } from './toolBase';
+import { isSubtract, startsGesture, type PointerInput, type ToolPreview } from './types';
 
-type State = { name: 'idle' } | { name: 'drawing'; points: Point[]; subtract: boolean; frameIndex: number };
+interface Drawing {
+  name: 'drawing';
+  points: Point[];
+  subtract: boolean;
+  frameIndex: number;
+}
 
-export class PolygonTool implements Tool {
+export class PolygonTool extends ToolBase<Drawing> {
   readonly id = 'polygon' as const;
-  private s: State = { name: 'idle' };
   private hover: Point | null = null;
-
-  constructor(private readonly ctx: ToolContext) {}
-
-  get state(): string {
-    return this.s.name;
-  }
-
-  get busy(): boolean {
-    return this.s.name !== 'idle';
-  }
 
   get preview(): ToolPreview | null {
     if (this.s.name !== 'drawing') return null;
@@ -59,26 +54,22 @@ export class PolygonTool implements Tool {
 
   onPointerUp(): void {}
 
-  onKey(key: string): boolean {
+  override onKey(key: string): boolean {
     if (this.s.name !== 'drawing') return false;
     if (key === 'Enter') {
       this.close();
       return true;
     }
-    if (key === 'Escape') {
-      this.cancel();
-      return true;
-    }
     if (key === 'Backspace') {
       this.s.points.pop();
-      if (this.s.points.length === 0) this.s = { name: 'idle' };
+      if (this.s.points.length === 0) this.s = IDLE;
       return true;
     }
-    return false;
+    return super.onKey(key);
   }
 
   cancel(): void {
-    this.s = { name: 'idle' };
+    this.s = IDLE;
   }
 
   /** An open polygon is not a shape yet: switching away drops it (see Tool.finish). */
@@ -96,7 +87,7 @@ export class PolygonTool implements Tool {
   private close(): void {
     if (this.s.name !== 'drawing' || this.s.points.length < 3) return;
     const { points, subtract, frameIndex } = this.s;
-    this.s = { name: 'idle' };
+    this.s = IDLE;
     // Vertices placed on another frame do not describe this one.
     if (frameIndex !== this.ctx.frameIndex) return;
     commitPolygon(this.ctx, points, subtract, 'polygon');
