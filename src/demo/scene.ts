@@ -81,6 +81,14 @@ export interface Scene {
 
 export type SceneFactory = (setup: SceneSetup) => Scene;
 
+/** The scene's noun: the one asked for (refused by name when the scene cannot draw it), else a seeded pick. */
+export function pickNoun<N extends { noun: string }>(setup: SceneSetup, nouns: readonly N[], verb: string): N {
+  if (!setup.noun) return setup.rng.pick(nouns);
+  const spec = nouns.find((n) => n.noun === setup.noun);
+  if (!spec) throw new RangeError(`${verb} does not support noun "${setup.noun}"; use one of ${nouns.map((n) => n.noun).join(', ')}`);
+  return spec;
+}
+
 /**
  * Motion envelope: 0 outside the transition, easing to 1 within `ramp` seconds of its ends, so
  * hands and tools are still (and the ground truth flat) in the initial and end phases.

@@ -4,7 +4,7 @@
  */
 import { clamp } from '../math';
 import { capsule, darkenPaint, rgb, roundedRect, solidPaint, spriteFor, spritePaint, type Paint, type Rgb, type Shape } from '../raster';
-import { activity, anchorX, anchorY, px, type Scene, type SceneFactory, type SceneItem } from '../scene';
+import { activity, anchorX, anchorY, px, pickNoun, type Scene, type SceneFactory, type SceneItem } from '../scene';
 import { pickSkin, buildHand } from '../props';
 import { sampleTile } from '../texture';
 import { dsin, TAU } from '../math';
@@ -32,9 +32,8 @@ export const GRATING_NOUNS = NOUNS.map((n) => n.noun);
 export const createGratingScene: SceneFactory = (setup) => {
   const { view, rng, tiles, t0, t1 } = setup;
   const s = view.s;
-  const spec = setup.noun ? NOUNS.find((n) => n.noun === setup.noun) : rng.pick(NOUNS);
+  const spec = pickNoun(setup, NOUNS, 'grating');
   const handSkin = pickSkin(rng.fork('skin'));
-  if (!spec) throw new RangeError(`grating does not support noun "${setup.noun}"; use one of ${GRATING_NOUNS.join(', ')}`);
   const inv = 1 / s;
 
   // ---- grater (support, label 0) ----

@@ -6,7 +6,7 @@
  */
 import { clamp, dcos, dsin, TAU } from '../math';
 import { capsule, darkenPaint, ellipse, makeSprite, rgb, colRange, rowRange, solidPaint, type Paint, type Rgb, type Shape, type Sprite } from '../raster';
-import { activity, anchorX, anchorY, px, type Scene, type SceneFactory, type SceneItem, type SceneTiles } from '../scene';
+import { activity, anchorX, anchorY, px, pickNoun, type Scene, type SceneFactory, type SceneItem, type SceneTiles } from '../scene';
 import { pickSkin, buildHand, buildPeeler } from '../props';
 import { sampleTile } from '../texture';
 
@@ -122,9 +122,8 @@ function fruitPaint(fruit: Fruit, thr: number): Paint {
 export const createPeelingScene: SceneFactory = (setup) => {
   const { view, rng, tiles, t0, t1 } = setup;
   const s = view.s;
-  const spec = setup.noun ? NOUNS.find((n) => n.noun === setup.noun) : rng.pick(NOUNS);
+  const spec = pickNoun(setup, NOUNS, 'peeling');
   const handSkin = pickSkin(rng.fork('skin'));
-  if (!spec) throw new RangeError(`peeling does not support noun "${setup.noun}"; use one of ${PEELING_NOUNS.join(', ')}`);
 
   const rot = spec.noun === 'potato' ? rng.range(-0.3, 0.3) : 0;
   // Peeling starts in the upper-right part of the fruit, where the peeler comes from.

@@ -5,7 +5,7 @@
  */
 import { clamp, dcos, dsin, smoothstep } from '../math';
 import { capsule, darkenPaint, ellipse, rgb, roundedRect, solidPaint, spriteFor, spritePaint, type Rgb, type Shape } from '../raster';
-import { activity, anchorX, anchorY, px, type Scene, type SceneFactory, type SceneItem } from '../scene';
+import { activity, anchorX, anchorY, px, pickNoun, type Scene, type SceneFactory, type SceneItem } from '../scene';
 import { pickSkin, buildHand, buildKnife } from '../props';
 import { sampleTile } from '../texture';
 
@@ -33,9 +33,8 @@ export const createSlicingScene: SceneFactory = (setup) => {
   const { view, rng, tiles, t0, t1 } = setup;
   const s = view.s;
   const inv = 1 / s;
-  const spec = setup.noun ? NOUNS.find((n) => n.noun === setup.noun) : rng.pick(NOUNS);
+  const spec = pickNoun(setup, NOUNS, 'slicing');
   const handSkin = pickSkin(rng.fork('skin'));
-  if (!spec) throw new RangeError(`slicing does not support noun "${setup.noun}"; use one of ${SLICING_NOUNS.join(', ')}`);
   const { skin, flesh, half } = spec;
 
   // ---- body: local x from 0 (left end) to length, centred on y = 0 ----
