@@ -12,8 +12,12 @@ import { listFrames } from '../store/frames';
 import { listLayers } from '../store/layers';
 import { listFlagDismissals } from '../store/reviewFlags';
 import type { LayerSource } from '../store/types';
-import { applyDismissals, FlagAccumulator, flagFramesFromLayers, type FlagOptions } from './flags';
-import type { ClipFlags } from './flagStore';
+import { applyDismissals, FlagAccumulator, flagFramesFromLayers, type Flag, type FlagOptions, type SplitFlags } from './flags';
+
+export interface ClipFlags extends SplitFlags {
+  /** Every flag, open or not, in display order. */
+  all: Flag[];
+}
 
 export interface ChunkedFlagOptions extends FlagOptions {
   /** Frames decoded per slice (default 4). */

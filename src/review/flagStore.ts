@@ -6,13 +6,10 @@ import type { SpocDb } from '../store/db';
 import { StoreError } from '../store/errors';
 import { deleteFlagDismissal, putFlagDismissal } from '../store/reviewFlags';
 import type { FlagDismissal, LayerSource } from '../store/types';
-import { dismissFlag, type Flag, type FlagOptions, type SplitFlags } from './flags';
-import { loadClipFlagsInChunks } from './flagLoader';
+import { dismissFlag, type Flag, type FlagOptions } from './flags';
+import { loadClipFlagsInChunks, type ClipFlags } from './flagLoader';
 
-export interface ClipFlags extends SplitFlags {
-  /** Every flag, open or not, in display order. */
-  all: Flag[];
-}
+export type { ClipFlags } from './flagLoader';
 
 /**
  * Computes a clip's flags over one source (default gt) and splits off the dismissed ones. Decodes
