@@ -55,3 +55,8 @@ export {
   type StateDiff,
   type StateErrors,
 } from './errorMap';
+export { approvalBlocker, approveClip, nextUnreviewed, rejectedFrames, rejectedFramesNote, verdictTally, type Verdicts } from './verdicts';
+export { annotatorVersion, isReviewerRevision, reviewBaseline, type AnnotatorVersion, type ReviewBaseline } from './annotatorVersion';
+export { loadFrameReviewDiff, type FrameReviewDiff } from './annotatorVersionLoader';
+export { frameIouRows, nextInRanking, rankByWorstIou, type FrameIou, type IouKey } from './worstIou';
+export { loadFrameIous } from './worstIouLoader';

@@ -33,7 +33,7 @@ import { getClip } from '../store/clips';
 import { StoreError } from '../store/errors';
 import { listFrames } from '../store/frames';
 import { writeSourceLayers } from '../store/sourceLayers';
-import type { Clip, Frame } from '../store/types';
+import type { Clip, Frame, LayerSource } from '../store/types';
 
 export type PredictionSource = `pred:${string}`;
 
@@ -330,9 +330,22 @@ export interface PredictionImportResult {
 }
 
 /** Writes a read prediction in one transaction (all or nothing; gt untouched). */
-export async function commitPrediction(db: SpocDb, draft: PredictionDraft, options: CommitPredictionOptions = {}): Promise<PredictionImportResult> {
+export function commitPrediction(db: SpocDb, draft: PredictionDraft, options: CommitPredictionOptions = {}): Promise<PredictionImportResult> {
+  return commitSourceDraft(db, draft, options, 'prediction import');
+}
+
+/**
+ * Writes a read draft of any non-gt source (`pred:*`, or `ann:*` for a second annotator) in one
+ * transaction through writeSourceLayers, each layer's provenance naming its file.
+ */
+export async function commitSourceDraft<S extends Exclude<LayerSource, 'gt'>>(
+  db: SpocDb,
+  draft: Omit<PredictionDraft, 'source'> & { source: S },
+  options: CommitPredictionOptions,
+  defaultBy: string,
+): Promise<{ source: S; frames: number; replaced: number; warnings: string[] }> {
   const at = Date.now();
-  const by = options.by?.trim() || 'prediction import';
+  const by = options.by?.trim() || defaultBy;
   const layers = [...draft.layers].sort((x, y) => x[0] - y[0]).map(([frameIndex, m]) => ({
     frameIndex,
     act: m.act,

@@ -1,6 +1,6 @@
 import type { SpocDb } from './db';
 import { StoreError, notFound } from './errors';
-import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions } from './keys';
+import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from './keys';
 import { touchClip, touchTables } from './touch';
 import { CLIP_STATUSES, type Clip, type ClipStatus } from './types';
 
@@ -61,7 +61,7 @@ export async function putThumbnail(db: SpocDb, clipId: string, blob: Blob): Prom
   });
 }
 
-/** Deletes a clip with its frames, images, thumbnail, layers, revisions, flag dismissals, lifecycle events and comments, all in one transaction. */
+/** Deletes a clip with its frames, images, thumbnail, layers, revisions, flag dismissals, lifecycle events, comments and frame verdicts, all in one transaction. */
 export async function deleteClip(db: SpocDb, id: string): Promise<void> {
   await db.transaction('rw', [...clipTables(db), db.projects], async () => {
     const clip = await db.clips.get(id);
@@ -73,7 +73,7 @@ export async function deleteClip(db: SpocDb, id: string): Promise<void> {
 
 /** Every table holding rows of a clip; a cascade must lock all of them. */
 export function clipTables(db: SpocDb) {
-  return [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags, db.clipEvents, db.comments];
+  return [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags, db.clipEvents, db.comments, db.frameVerdicts];
 }
 
 /** The cascade itself; runs inside the caller's transaction over `clipTables`. */
@@ -86,5 +86,6 @@ export async function deleteClipRows(db: SpocDb, clipId: string): Promise<void> 
   await clipFlagDismissals(db, clipId).delete();
   await clipEventRows(db, clipId).delete();
   await clipCommentRows(db, clipId).delete();
+  await clipVerdictRows(db, clipId).delete();
   await db.clips.delete(clipId);
 }

@@ -1,6 +1,6 @@
 import { Dexie, type DexieOptions, type Table } from 'dexie';
 import { StoreError, reasonOf } from './errors';
-import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
+import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
 import type {
   Clip,
   ClipComment,
@@ -9,6 +9,8 @@ import type {
   FlagDismissal,
   Frame,
   FrameImage,
+  FrameVerdict,
+  FrameVerdictInput,
   Layer,
   LayerSource,
   MetaEntry,
@@ -36,6 +38,7 @@ export class SpocDb extends Dexie {
   declare reviewFlags: Table<FlagDismissal, [string, LayerSource, string]>;
   declare clipEvents: Table<ClipEvent, number, ClipEventInput>;
   declare comments: Table<ClipComment, string>;
+  declare frameVerdicts: Table<FrameVerdict, number, FrameVerdictInput>;
 
   constructor(name: string = DEFAULT_DB_NAME, options?: SpocDbOptions) {
     super(name, options);
@@ -43,6 +46,7 @@ export class SpocDb extends Dexie {
     this.version(2).stores(SCHEMA_V2).upgrade(upgradeV1toV2);
     this.version(3).stores(SCHEMA_V3);
     this.version(4).stores(SCHEMA_V4);
+    this.version(5).stores(SCHEMA_V5);
   }
 }
 

@@ -3,7 +3,7 @@
  * is internal and may change without notice.
  */
 export type * from './types';
-export { CLIP_STATUSES } from './types';
+export { CLIP_STATUSES, FRAME_VERDICTS } from './types';
 
 export { SpocDb, openSpocDb, installedSchemaVersion, DEFAULT_DB_NAME, type SpocDbOptions } from './db';
 export { SCHEMA_VERSION, MIGRATION_ISSUES_KEY, type MigrationIssue } from './schema';
@@ -68,6 +68,7 @@ export {
   type NewComment,
   type CommentThread,
 } from './comments';
+export { putFrameVerdict, listFrameVerdicts, listFrameVerdictHistory, latestVerdicts, type NewFrameVerdict } from './frameVerdicts';
 export { isLayerSource } from './validate';
 export { appendRevision, listRevisions, listClipRevisions } from './revisions';
 export { clipProgress, projectStats, countProgress, type ClipProgress, type ProjectStats } from './progress';

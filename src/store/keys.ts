@@ -73,3 +73,10 @@ export function clipEventRows(db: SpocDb, clipId: string) {
 export function clipCommentRows(db: SpocDb, clipId: string) {
   return db.comments.where('[clipId+frameIndex]').between([clipId, Dexie.minKey], [clipId, Dexie.maxKey]);
 }
+
+/** Frame verdicts of a clip, ordered by frame then `seq` (each frame's history oldest first). */
+export function clipVerdictRows(db: SpocDb, clipId: string) {
+  return db.frameVerdicts
+    .where('[clipId+frameIndex+seq]')
+    .between([clipId, Dexie.minKey, Dexie.minKey], [clipId, Dexie.maxKey, Dexie.maxKey]);
+}

@@ -5,9 +5,10 @@ import { StoreError } from './errors';
 import { layerAreas } from './layers';
 import { listClipsByStatus } from './clips';
 import { clipProgress } from './progress';
-import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_VERSION, type MigrationIssue } from './schema';
+import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_VERSION, type MigrationIssue } from './schema';
 import { applyClipStep, listClipEvents } from './clipEvents';
 import { addComment, listComments, replyToComment } from './comments';
+import { listFrameVerdictHistory, listFrameVerdicts, putFrameVerdict } from './frameVerdicts';
 import { listFrames } from './frames';
 import { listFlagDismissals, putFlagDismissal } from './reviewFlags';
 import { deleteClip } from './clips';
@@ -19,7 +20,7 @@ describe('fresh database', () => {
     expect(await installedSchemaVersion('fresh', opts)).toBeNull();
     const db = await openSpocDb('fresh', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V4).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V5).sort());
     db.close();
     expect(await installedSchemaVersion('fresh', opts)).toBe(SCHEMA_VERSION);
   });
@@ -95,7 +96,7 @@ describe('v2 -> v3 upgrade', () => {
 
     const db = await openSpocDb('upgrade3', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V4).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V5).sort());
     for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
     expect(await db.reviewFlags.count()).toBe(0);
     expect((await listFrames(db, 'c1')).map((f) => f.name)).toEqual([undefined, undefined]);
@@ -131,8 +132,8 @@ describe('v3 -> v4 upgrade', () => {
     v3.close();
 
     const db = await openSpocDb('upgrade4', opts);
-    expect(db.verno).toBe(4);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V4).sort());
+    expect(db.verno).toBe(SCHEMA_VERSION);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V5).sort());
     for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
     expect(await db.clipEvents.count()).toBe(0);
     expect(await db.comments.count()).toBe(0);
@@ -152,11 +153,53 @@ describe('v3 -> v4 upgrade', () => {
   });
 });
 
+describe('v4 -> v5 upgrade', () => {
+  it('adds frameVerdicts, keeps every row, and the new table cascades with the clip', async () => {
+    const opts = fakeIdb();
+    // The app as it shipped v4.
+    const v4 = new Dexie('upgrade5', opts);
+    v4.version(1).stores(SCHEMA_V1);
+    v4.version(2).stores(SCHEMA_V2);
+    v4.version(3).stores(SCHEMA_V3);
+    v4.version(4).stores(SCHEMA_V4);
+    await v4.open();
+    const clip = { ...clipDraft('p1', { frameCount: 3 }), id: 'c1', createdAt: 1, updatedAt: 1, status: 'in_review', assignee: 'ann' };
+    await v4.table('projects').add({ id: 'p1', name: 'P', createdAt: 1, updatedAt: 1, settings: { sampleFps: 1, thresholds: {} } });
+    await v4.table('clips').add(clip);
+    await v4.table('frames').bulkAdd([0, 1, 2].map((index) => ({ clipId: 'c1', index, timestampSec: index })));
+    const provenance = { kind: 'manual', by: 'ann', at: 1 };
+    await v4.table('layers').add({ clipId: 'c1', frameIndex: 0, source: 'gt', act: rleWithArea(H, W, 4), trf: rleWithArea(H, W, 0), provenance, updatedAt: 1, actArea: 4, trfArea: 0 });
+    await v4.table('clipEvents').bulkAdd([
+      { clipId: 'c1', action: 'submit', from: 'in_progress', to: 'submitted', by: 'ann', at: 2 },
+      { clipId: 'c1', action: 'start_review', from: 'submitted', to: 'in_review', by: 'rev', at: 3 },
+    ]);
+    await v4.table('comments').add({ id: 'k1', clipId: 'c1', frameIndex: 1, x: 1, y: 1, author: 'rev', at: 4, text: 'here', resolved: false });
+    const before = Object.fromEntries(await Promise.all(v4.tables.map(async (t) => [t.name, await t.toArray()] as const)));
+    v4.close();
+
+    const db = await openSpocDb('upgrade5', opts);
+    expect(db.verno).toBe(5);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V5).sort());
+    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
+    expect(await db.frameVerdicts.count()).toBe(0);
+
+    // The new table works on the upgraded clip ...
+    await putFrameVerdict(db, { clipId: 'c1', frameIndex: 2, verdict: 'reject', note: 'hole', by: 'rev', at: 5 });
+    await putFrameVerdict(db, { clipId: 'c1', frameIndex: 2, verdict: 'accept', by: 'rev', at: 6 });
+    expect((await listFrameVerdicts(db, 'c1')).get(2)).toMatchObject({ verdict: 'accept', by: 'rev', at: 6 });
+    expect(await listFrameVerdictHistory(db, 'c1')).toHaveLength(2);
+    // ... and deleting the clip takes it along.
+    await deleteClip(db, 'c1');
+    expect(await db.frameVerdicts.count()).toBe(0);
+    db.close();
+  });
+});
+
 describe('newer schema', () => {
   it('refuses, with a clear message, a database written by a newer app, and leaves it unchanged', async () => {
     const opts = fakeIdb();
     const future = new Dexie('future', opts);
-    future.version(5).stores({ ...SCHEMA_V4, reviews: 'id, clipId' });
+    future.version(6).stores({ ...SCHEMA_V5, reviews: 'id, clipId' });
     await future.open();
     await future.table('reviews').add({ id: 'r1', clipId: 'c1' });
     future.close();
@@ -167,13 +210,13 @@ describe('newer schema', () => {
     );
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe('newer_schema');
-    expect((err as StoreError).message).toMatch(/newer version of the app \(schema v5; this version reads up to v4\)/);
+    expect((err as StoreError).message).toMatch(/newer version of the app \(schema v6; this version reads up to v5\)/);
     expect((err as StoreError).message).toMatch(/Nothing was opened or changed/);
 
     const again = new Dexie('future', opts);
     await again.open();
-    // Native 50 = Dexie version 5, not patched (Dexie would have made it 51 had SpocDb opened it).
-    expect(again.backendDB().version).toBe(50);
+    // Native 60 = Dexie version 6, not patched (Dexie would have made it 61 had SpocDb opened it).
+    expect(again.backendDB().version).toBe(60);
     expect(again.tables.map((t) => t.name)).toContain('reviews');
     expect(await again.table('reviews').count()).toBe(1);
     again.close();

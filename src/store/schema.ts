@@ -66,7 +66,20 @@ export const SCHEMA_V4 = {
   comments: 'id, [clipId+frameIndex]',
 } as const;
 
-export const SCHEMA_VERSION = 4;
+/**
+ * 2026-11-25 — v5 (reviewer mode):
+ * - New table `frameVerdicts`: a reviewer's accept / reject (with an optional note) of one frame
+ *   (FrameVerdict), append-only with an auto-incremented `seq`; the latest row of a frame is its
+ *   verdict and the earlier ones are its history. `[clipId+frameIndex+seq]` answers "a frame's
+ *   verdicts in order" and, as a prefix, "every verdict of a clip".
+ *   No existing row changes shape, so there is no upgrade function.
+ */
+export const SCHEMA_V5 = {
+  ...SCHEMA_V4,
+  frameVerdicts: '++seq, [clipId+frameIndex+seq]',
+} as const;
+
+export const SCHEMA_VERSION = 5;
 
 /** Index name of the v2 area index, shared by the repositories that read it. */
 export const LAYER_AREA_INDEX = '[clipId+source+frameIndex+actArea+trfArea]';

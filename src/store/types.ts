@@ -126,8 +126,11 @@ export interface Thumbnail {
   blob: Blob;
 }
 
-/** `gt` is the truth being annotated; `proposal` is what assists suggest; `pred:<name>` are imported model outputs. */
-export type LayerSource = 'gt' | 'proposal' | `pred:${string}`;
+/**
+ * `gt` is the truth being annotated; `proposal` is what assists suggest; `pred:<name>` are imported model outputs;
+ * `ann:<name>` is a second annotator's masks of the same clip, imported for agreement review (never written to gt).
+ */
+export type LayerSource = 'gt' | 'proposal' | `pred:${string}` | `ann:${string}`;
 
 export type ProvenanceKind = 'manual' | 'imported' | 'proposal' | 'propagated' | 'interpolated' | 'demo';
 
@@ -257,3 +260,23 @@ export interface ClipComment {
   parentId?: string;
   resolved: boolean;
 }
+
+export const FRAME_VERDICTS = ['accept', 'reject', 'clear'] as const;
+/** `clear` withdraws the frame's verdict (it is unreviewed again); the row stays in the history. */
+export type FrameVerdictKind = (typeof FRAME_VERDICTS)[number];
+
+/**
+ * A reviewer's verdict on one frame (schema v5, table `frameVerdicts`): accept, reject (usually
+ * with a note saying what is wrong) or clear. Append-only: the row with the highest `seq` of a frame
+ * is its verdict, the earlier ones its history.
+ */
+export interface FrameVerdict {
+  seq: number;
+  clipId: string;
+  frameIndex: number;
+  verdict: FrameVerdictKind;
+  note?: string;
+  by: string;
+  at: number;
+}
+export type FrameVerdictInput = Omit<FrameVerdict, 'seq'> & { seq?: number };

@@ -11,7 +11,12 @@ const PROVENANCE_KINDS: readonly ProvenanceKind[] = ['manual', 'imported', 'prop
  */
 
 export function isLayerSource(value: string): value is LayerSource {
-  return value === 'gt' || value === 'proposal' || (value.startsWith('pred:') && value.length > 'pred:'.length);
+  return (
+    value === 'gt' ||
+    value === 'proposal' ||
+    (value.startsWith('pred:') && value.length > 'pred:'.length) ||
+    (value.startsWith('ann:') && value.length > 'ann:'.length)
+  );
 }
 
 /**
@@ -21,7 +26,7 @@ export function isLayerSource(value: string): value is LayerSource {
 export function buildLayer(input: LayerInput, clip: Pick<Clip, 'width' | 'height' | 'frameCount'>, now: number): Layer {
   const where = `${input.source} layer at frame index ${input.frameIndex}`;
   if (!isLayerSource(input.source)) {
-    throw new StoreError('invalid', `Unknown layer source "${input.source}" (expected gt, proposal or pred:<name>).`);
+    throw new StoreError('invalid', `Unknown layer source "${input.source}" (expected gt, proposal, pred:<name> or ann:<name>).`);
   }
   if (!Number.isInteger(input.frameIndex) || input.frameIndex < 0 || input.frameIndex >= clip.frameCount) {
     throw new StoreError(

@@ -9,27 +9,41 @@ import { MetricsDock } from '../../metrics/panels/MetricsDock';
 import { ReviewBar } from '../../review/ui/ReviewBar';
 import { ReviewCanvasLayer } from '../../review/ui/ReviewCanvasLayer';
 import { ReviewSidebar } from '../../review/ui/ReviewSidebar';
+import { SideBySideView } from '../../review/ui/SideBySideView';
+import { AgreementPanel } from '../../review/ui/AgreementPanel';
 import { AiAssist } from '../../inference/ui/AiAssist';
+import { ReviewerOverlay, ReviewerToggle } from '../../review/ui/ReviewerMode';
 
 function HeaderSlot({ db, clip, session, images, canvas }: EditorSlotContext) {
   return (
     <>
       <ReviewBar db={db} clip={clip} />
+      <ReviewerToggle />
       <AiAssist session={session} images={images} canvas={canvas} />
     </>
   );
 }
 
-function CanvasOverlaySlot({ db, clip, frameIndex, canvas, zoom }: EditorSlotContext) {
-  return <ReviewCanvasLayer db={db} clip={clip} frameIndex={frameIndex} canvas={canvas} zoom={zoom} />;
+function CanvasOverlaySlot({ db, clip, frameIndex, canvas, zoom, images, goToFrame }: EditorSlotContext) {
+  return (
+    <>
+      <ReviewCanvasLayer db={db} clip={clip} frameIndex={frameIndex} canvas={canvas} zoom={zoom} />
+      <ReviewerOverlay db={db} clip={clip} frameIndex={frameIndex} canvas={canvas} goToFrame={goToFrame} />
+      <SideBySideView db={db} clip={clip} frameIndex={frameIndex} images={images} />
+    </>
+  );
 }
 
 function DockSlot({ db, session, clip, frames, areas, frameIndex, goToFrame }: EditorSlotContext) {
   return <MetricsDock db={db} session={session} clip={clip} frames={frames} storedAreas={areas} current={frameIndex} onPick={goToFrame} />;
 }
 
-function ReviewSlot({ db, clip, frameIndex, goToFrame }: EditorSlotContext) {
-  return <ReviewSidebar db={db} clip={clip} frameIndex={frameIndex} onPick={goToFrame} />;
+function ReviewSlot({ db, clip, session, frameIndex, goToFrame }: EditorSlotContext) {
+  return (
+    <ReviewSidebar db={db} clip={clip} frameIndex={frameIndex} onPick={goToFrame}>
+      <AgreementPanel db={db} clip={clip} session={session} frameIndex={frameIndex} onPick={goToFrame} />
+    </ReviewSidebar>
+  );
 }
 
 const slots: EditorSlots = { header: HeaderSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot };

@@ -10,7 +10,7 @@
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import pkg from '../../../package.json';
 import type { SpocDb } from '../../store/db';
-import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions } from '../../store/keys';
+import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from '../../store/keys';
 import { getUserName } from '../../store/meta';
 import { SCHEMA_VERSION } from '../../store/schema';
 import type { Clip, MetaEntry } from '../../store/types';
@@ -159,7 +159,7 @@ type AddJson = (path: string, value: unknown) => Promise<void>;
 async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, counts: BundleCounts, frameDone: () => void): Promise<void> {
   // One read transaction: the clip's rows are a consistent snapshot. Blobs read from IndexedDB are
   // handles; their bytes are read below, one image at a time.
-  const tables = [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags, db.clipEvents, db.comments];
+  const tables = [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags, db.clipEvents, db.comments, db.frameVerdicts];
   const rows = await db.transaction('r', tables, async () => ({
     clip: await db.clips.get(clip.id),
     frames: await clipFrames(db, clip.id).toArray(),
@@ -170,6 +170,7 @@ async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, co
     reviewFlags: await clipFlagDismissals(db, clip.id).toArray(),
     clipEvents: await clipEventRows(db, clip.id).toArray(),
     comments: await clipCommentRows(db, clip.id).toArray(),
+    frameVerdicts: await clipVerdictRows(db, clip.id).toArray(),
   }));
   const current = rows.clip ?? clip;
   if (!rows.clip) throw new Error(`Clip "${clip.name}" was deleted during the export. Nothing was exported.`);
@@ -193,6 +194,7 @@ async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, co
     // The log's order is the list's order; seq numbers are local to a store and not carried.
     clipEvents: rows.clipEvents.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...event }) => event),
     comments: rows.comments.sort((a, b) => a.frameIndex - b.frameIndex || a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    frameVerdicts: rows.frameVerdicts.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...verdict }) => verdict),
   };
   await addJson(clipJsonPath(clip.id), json);
   rows.revisions.sort((a, b) => a.seq - b.seq);
@@ -216,6 +218,7 @@ async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, co
   counts.reviewFlags += rows.reviewFlags.length;
   counts.clipEvents += rows.clipEvents.length;
   counts.comments += rows.comments.length;
+  counts.frameVerdicts += rows.frameVerdicts.length;
 }
 
 async function blobBytes(blob: Blob): Promise<Uint8Array> {

@@ -7,7 +7,8 @@
  *   project.json                          {"project": Project}
  *   meta.json                             {"meta": MetaEntry[]}  (keys "project.<projectId>.*")
  *   clips/<clipId>/clip.json              {"clip", "frames", "frameImages", "thumbnail", "layers", "reviewFlags",
- *                                          "clipEvents", "comments"}  (the last two: format v2)
+ *                                          "clipEvents", "comments", "frameVerdicts"}  (events and comments: format v2;
+ *                                          verdicts: v3)
  *   clips/<clipId>/revisions.json         {"revisions": Revision[]}  (ascending seq)
  *   clips/<clipId>/thumbnail.<ext>        the thumbnail blob, as stored
  *   clips/<clipId>/frames/<index>.<ext>   frame images, as stored (index zero-padded to 6 digits)
@@ -23,13 +24,17 @@
  *   refuses a v2 bundle with "written by a newer version" instead of a confusing unknown-field error.
  *   v1 bundles are still read: they have neither field (strictly: a v1 bundle carrying them is
  *   refused) and import with no events and no comments.
+ * - v3 (store schema v5): clip.json gains `frameVerdicts` (the reviewer's per-frame accept / reject
+ *   log in seq order, rows without their store-local `seq`), required, and the manifest's counts
+ *   gain `frameVerdicts`, required. Bumped for the same reason as v2. v1 and v2 bundles are still
+ *   read and import with no verdicts.
  */
 import { SCHEMA_VERSION } from '../../store/schema';
 import { ImportError } from '../importError';
 import { JsonReader, listKeys, parseJsonText, unknownKeys, type JsonObject } from '../formats/json';
 
 export const BUNDLE_FORMAT = 'spoc-studio/bundle';
-export const BUNDLE_FORMAT_VERSION = 2;
+export const BUNDLE_FORMAT_VERSION = 3;
 export const BUNDLE_EXTENSION = '.spoc.zip';
 export const MANIFEST_PATH = 'manifest.json';
 export const PROJECT_PATH = 'project.json';
@@ -98,14 +103,16 @@ export function isCompressedImage(type: string): boolean {
   return type === 'image/jpeg' || type === 'image/png' || type === 'image/webp';
 }
 
-export const COUNT_KEYS = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'clipEvents', 'comments', 'meta'] as const;
+export const COUNT_KEYS = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'clipEvents', 'comments', 'frameVerdicts', 'meta'] as const;
 export type BundleCounts = Record<(typeof COUNT_KEYS)[number], number>;
 /** Counts a v1 manifest has (the review workflow came with v2). */
 export const COUNT_KEYS_V1 = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'meta'] as const;
+/** Counts a v2 manifest has (frame verdicts came with v3). */
+export const COUNT_KEYS_V2 = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'clipEvents', 'comments', 'meta'] as const;
 
 /** The count keys (and clip.json fields) of a format version. */
 export function countKeysOf(formatVersion: number): readonly (typeof COUNT_KEYS)[number][] {
-  return formatVersion >= 2 ? COUNT_KEYS : COUNT_KEYS_V1;
+  return formatVersion >= 3 ? COUNT_KEYS : formatVersion === 2 ? COUNT_KEYS_V2 : COUNT_KEYS_V1;
 }
 
 export interface ManifestEntry {
@@ -170,7 +177,7 @@ export function parseManifest(bytes: Uint8Array, bundleName: string, maxEntries:
   const counts = r.object(r.required(o, 'counts', ''), 'counts');
   const countKeys = countKeysOf(formatVersion);
   strictFields(r, counts, new Set(countKeys), 'counts');
-  // Keys a version does not have count 0 (a v1 bundle holds no events or comments).
+  // Keys a version does not have count 0 (a v1 bundle holds no events or comments, a v2 one no verdicts).
   const countValues = Object.fromEntries(COUNT_KEYS.map((k) => [k, countKeys.includes(k) ? r.integer(r.required(counts, k, 'counts'), `counts.${k}`, 0) : 0])) as BundleCounts;
   const list = r.array(r.required(o, 'entries', ''), 'entries', maxEntries);
   const seen = new Set<string>();

@@ -18,7 +18,7 @@
 import type { SpocDb } from '../../store/db';
 import { deleteClipRows } from '../../store/clips';
 import { StoreError, isQuotaError, reasonOf } from '../../store/errors';
-import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions } from '../../store/keys';
+import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from '../../store/keys';
 import type { Clip, ClipComment, FrameImage, MetaEntry, Project, Revision } from '../../store/types';
 import { ImportError } from '../importError';
 import { sha256Hex } from './hash';
@@ -37,7 +37,7 @@ import {
 } from './format';
 import { bundleLabel, canonical, conflictSummary, keptDifferences, planBoth, sameWork, type ClipConflict, type ClipSide, type ConflictChoice } from './merge';
 import { BundleCancelled, throwIfCancelled, type BundleProgress } from './progress';
-import { parseClipJson, parseMetaJson, parseProjectJson, parseRevisionsJson, type BundleClipEvent, type ClipJson } from './rows';
+import { parseClipJson, parseMetaJson, parseProjectJson, parseRevisionsJson, type BundleClipEvent, type BundleFrameVerdict, type ClipJson } from './rows';
 import { DEFAULT_ZIP_READ_LIMITS, RangeReader, readEntry, readZipDirectory, type ZipEntry, type ZipReadLimits } from './zipReader';
 
 export interface ImportBundleOptions {
@@ -227,6 +227,7 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
     reviewFlags: clips.reduce((n, c) => n + c.reviewFlags.length, 0),
     clipEvents: clips.reduce((n, c) => n + c.clipEvents.length, 0),
     comments: clips.reduce((n, c) => n + c.comments.length, 0),
+    frameVerdicts: clips.reduce((n, c) => n + c.frameVerdicts.length, 0),
     meta: meta.length,
   };
   for (const [k, v] of Object.entries(counted)) {
@@ -240,7 +241,7 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
 async function localSide(db: SpocDb, clipId: string): Promise<ClipSide | null> {
   const clip = await db.clips.get(clipId);
   if (!clip) return null;
-  const [frames, images, layers, revisions, reviewFlags, clipEvents, comments] = await Promise.all([
+  const [frames, images, layers, revisions, reviewFlags, clipEvents, comments, frameVerdicts] = await Promise.all([
     clipFrames(db, clipId).toArray(),
     clipFrameImages(db, clipId).toArray(),
     clipLayers(db, clipId).toArray(),
@@ -248,11 +249,13 @@ async function localSide(db: SpocDb, clipId: string): Promise<ClipSide | null> {
     clipFlagDismissals(db, clipId).toArray(),
     clipEventRows(db, clipId).toArray(),
     clipCommentRows(db, clipId).toArray(),
+    clipVerdictRows(db, clipId).toArray(),
   ]);
   revisions.sort((a, b) => a.seq - b.seq);
   clipEvents.sort((a, b) => a.seq - b.seq);
   comments.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { clip, frames, images: images.map((im) => ({ mime: im.mime, bytes: im.blob.size })), layers, revisions, reviewFlags, clipEvents, comments };
+  frameVerdicts.sort((a, b) => a.seq - b.seq);
+  return { clip, frames, images: images.map((im) => ({ mime: im.mime, bytes: im.blob.size })), layers, revisions, reviewFlags, clipEvents, comments, frameVerdicts };
 }
 
 function bundleSide(c: BundleClip): ClipSide {
@@ -265,6 +268,7 @@ function bundleSide(c: BundleClip): ClipSide {
     reviewFlags: c.reviewFlags,
     clipEvents: c.clipEvents,
     comments: c.comments,
+    frameVerdicts: c.frameVerdicts,
   };
 }
 
@@ -279,6 +283,7 @@ function fingerprint(side: ClipSide | null): string {
     reviewFlags: side.reviewFlags,
     clipEvents: [side.clipEvents.length, (side.clipEvents.at(-1) as { seq?: number } | undefined)?.seq ?? 0],
     comments: side.comments,
+    frameVerdicts: [side.frameVerdicts.length, (side.frameVerdicts.at(-1) as { seq?: number } | undefined)?.seq ?? 0],
     images: side.images,
   });
 }
@@ -388,7 +393,8 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
             if (both.reviewFlags.length > 0) await db.reviewFlags.bulkAdd(both.reviewFlags);
             await addEvents(db, both.clipEvents);
             await addComments(db, both.comments, true);
-            if (both.sources.length > 0 || both.reviewFlags.length > 0 || both.clipEvents.length > 0 || both.comments.length > 0) {
+            await addVerdicts(db, both.frameVerdicts);
+            if (both.sources.length > 0 || both.reviewFlags.length > 0 || both.clipEvents.length > 0 || both.comments.length > 0 || both.frameVerdicts.length > 0) {
               await db.clips.update(c.clip.id, { updatedAt: now });
               changed = true;
             }
@@ -396,6 +402,7 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
             const review = [
               both.clipEvents.length > 0 ? `${both.clipEvents.length} review ${both.clipEvents.length === 1 ? 'step' : 'steps'}` : '',
               both.comments.length > 0 ? `${both.comments.length} ${both.comments.length === 1 ? 'comment' : 'comments'}` : '',
+              both.frameVerdicts.length > 0 ? `${both.frameVerdicts.length} frame ${both.frameVerdicts.length === 1 ? 'verdict' : 'verdicts'}` : '',
             ].filter(Boolean);
             const detail = [moved ? `added ${moved}` : 'their sources were already here', review.length > 0 ? `added ${review.join(' and ')}` : ''].filter(Boolean).join('; ');
             reports.push({ id: c.clip.id, name: plan.mine.clip.name, outcome: 'added-sources', detail });
@@ -474,6 +481,18 @@ async function addClip(db: SpocDb, c: BundleClip, projectId: string, clipId: str
     db,
     c.comments.map((cm) => ({ ...cm, clipId })),
     keepSeqs,
+  );
+  await addVerdicts(
+    db,
+    c.frameVerdicts.map((v) => ({ ...v, clipId })),
+  );
+}
+
+/** Appends frame verdicts in their order; the store numbers them (fresh seqs, ascending in that order). */
+async function addVerdicts(db: SpocDb, verdicts: BundleFrameVerdict[]): Promise<void> {
+  if (verdicts.length === 0) return;
+  await db.frameVerdicts.bulkAdd(
+    verdicts.map(({ clipId, frameIndex, verdict, by, at, note }) => (note === undefined ? { clipId, frameIndex, verdict, by, at } : { clipId, frameIndex, verdict, by, at, note })),
   );
 }
 

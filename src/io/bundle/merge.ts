@@ -5,10 +5,11 @@
  * Work is compared by content, never by timestamps or seq numbers (which differ between machines):
  * clip fields people edit, frame metadata, frame image sizes, every layer's RLE per source and
  * frame, the revision log (author, time, action, box and patches, in order), review flag dismissals,
- * the lifecycle log (every field but the store-local seq, in order) and comments (by id, every field).
+ * the lifecycle log (every field but the store-local seq, in order), comments (by id, every field)
+ * and the frame verdict log (every field but the store-local seq, in order).
  */
 import type { Clip, ClipComment, FlagDismissal, Frame, Layer, LayerSource, Revision } from '../../store/types';
-import type { BundleClipEvent } from './rows';
+import type { BundleClipEvent, BundleFrameVerdict } from './rows';
 
 export type ConflictChoice = 'mine' | 'theirs' | 'both';
 
@@ -25,6 +26,8 @@ export interface ClipSide {
   /** The lifecycle log, oldest first (local rows keep their seq; it is ignored when comparing). */
   clipEvents: BundleClipEvent[];
   comments: ClipComment[];
+  /** The frame verdict log, oldest first (local rows keep their seq; it is ignored when comparing). */
+  frameVerdicts: BundleFrameVerdict[];
 }
 
 export interface SideSummary {
@@ -98,6 +101,13 @@ export function eventWork(e: BundleClipEvent): string {
 /** The key "both" matches lifecycle steps by (docs/formats.md): when, who, which action. */
 export function eventKey(e: BundleClipEvent): string {
   return canonical([e.at, e.by, e.action]);
+}
+
+/** A frame verdict's content: everything but its seq (a store-local number) and clip id. */
+export function verdictWork(v: BundleFrameVerdict): string {
+  const { clipId: _clip, ...rest } = v;
+  delete (rest as { seq?: number }).seq;
+  return canonical(rest);
 }
 
 function commentWork(c: ClipComment): string {
@@ -215,6 +225,9 @@ export function differences(mine: ClipSide, theirs: ClipSide): string[] {
   const myComments = new Map(mine.comments.map((c) => [c.id, commentWork(c)]));
   const commentsDiffer = mine.comments.length !== theirs.comments.length || theirs.comments.some((c) => myComments.get(c.id) !== commentWork(c));
   if (commentsDiffer) out.push(`comments differ (${mine.comments.length} here, ${theirs.comments.length} in the bundle)`);
+  const myVerdicts = mine.frameVerdicts.map(verdictWork);
+  const verdictsDiffer = myVerdicts.length !== theirs.frameVerdicts.length || theirs.frameVerdicts.some((v, i) => verdictWork(v) !== myVerdicts[i]);
+  if (verdictsDiffer) out.push(`frame verdicts differ (${mine.frameVerdicts.length} here, ${theirs.frameVerdicts.length} in the bundle)`);
   const images = mine.images.length !== theirs.images.length || mine.images.some((im, i) => im.bytes !== theirs.images[i].bytes || im.mime !== theirs.images[i].mime);
   if (images) out.push('frame images differ');
   // Anything the checks above miss still counts (a field added later): compare the whole clip work.
@@ -228,10 +241,11 @@ export function bundleLabel(exportedBy: string | undefined, bundleName: string):
   return raw.replace(/\s+/g, ' ').trim().slice(0, 60) || 'bundle';
 }
 
-/** gt -> pred:<label>, proposal -> pred:<label>/proposal, pred:x -> pred:<label>/x. */
+/** gt -> pred:<label>, proposal -> pred:<label>/proposal, pred:x -> pred:<label>/x, ann:x -> ann:<label>/x. */
 export function theirSourceName(source: LayerSource, label: string): LayerSource {
   if (source === 'gt') return `pred:${label}`;
   if (source === 'proposal') return `pred:${label}/proposal`;
+  if (source.startsWith('ann:')) return `ann:${label}/${source.slice('ann:'.length)}`;
   return `pred:${label}/${source.slice('pred:'.length)}`;
 }
 
@@ -248,6 +262,8 @@ export interface BothPlan {
   comments: ClipComment[];
   /** Their comments whose id this clip has with different content (mine kept; reported). */
   keptComments: number;
+  /** Their frame verdicts this clip lacks, in their order (appended after mine). */
+  frameVerdicts: BundleFrameVerdict[];
 }
 
 /**
@@ -256,7 +272,7 @@ export interface BothPlan {
  * exactly that work is recognised and skipped). Sources identical to mine add nothing.
  */
 export function planBoth(mine: ClipSide, theirs: ClipSide, label: string): BothPlan {
-  const plan: BothPlan = { layers: [], revisions: [], reviewFlags: [], sources: [], clipEvents: [], comments: [], keptComments: 0 };
+  const plan: BothPlan = { layers: [], revisions: [], reviewFlags: [], sources: [], clipEvents: [], comments: [], keptComments: 0, frameVerdicts: [] };
   const renamed = new Map<LayerSource, LayerSource>();
   const taken = new Set(sourcesOf(mine));
   for (const s of sourcesOf(theirs)) {
@@ -309,6 +325,16 @@ export function planBoth(mine: ClipSide, theirs: ClipSide, label: string): BothP
     if (local === undefined) plan.comments.push({ ...c, clipId: mine.clip.id });
     else if (local !== commentWork(c)) plan.keptComments++;
   }
+  // Frame verdicts match by content (frame, verdict, who, when, note), counted as lifecycle steps are;
+  // the store picks the verdict in force by time, so appending theirs after mine is safe.
+  const myVerdicts = new Map<string, number>();
+  for (const v of mine.frameVerdicts) myVerdicts.set(verdictWork(v), (myVerdicts.get(verdictWork(v)) ?? 0) + 1);
+  for (const v of theirs.frameVerdicts) {
+    const k = verdictWork(v);
+    const left = myVerdicts.get(k) ?? 0;
+    if (left > 0) myVerdicts.set(k, left - 1);
+    else plan.frameVerdicts.push({ ...v, clipId: mine.clip.id });
+  }
   return plan;
 }
 
@@ -338,5 +364,5 @@ export function copyName(name: string, label: string): string {
  * Sources, lifecycle steps and comments are merged by "both" (comments it kept are counted in BothPlan).
  */
 export function keptDifferences(mine: ClipSide, theirs: ClipSide): string[] {
-  return differences(mine, theirs).filter((d) => !/^(gt|proposal|pred:|review history differs|comments differ)/.test(d));
+  return differences(mine, theirs).filter((d) => !/^(gt|proposal|pred:|review history differs|comments differ|frame verdicts differ)/.test(d));
 }

@@ -93,6 +93,7 @@ describe('round trip of review work', () => {
           editJson(e, clipJsonOf(c.id), (d) => {
             delete d.clipEvents;
             delete d.comments;
+            delete d.frameVerdicts;
           });
       },
       {
@@ -101,6 +102,7 @@ describe('round trip of review work', () => {
           const counts = m.counts as unknown as Record<string, number>;
           delete counts.clipEvents;
           delete counts.comments;
+          delete counts.frameVerdicts;
         },
       },
     );
@@ -324,9 +326,10 @@ describe('hostile review rows are refused and write nothing', () => {
           const counts = m.counts as unknown as Record<string, number>;
           delete counts.clipEvents;
           delete counts.comments;
+          delete counts.frameVerdicts;
         },
       }),
-      'clip.json: has unknown fields "clipEvents", "comments"',
+      'clip.json: has unknown fields "clipEvents", "comments", "frameVerdicts"',
     );
   });
 });

@@ -9,6 +9,7 @@ import { assertSize } from '../../masks/labelMap';
 import { StoreError } from '../../store/errors';
 import {
   CLIP_STATUSES,
+  FRAME_VERDICTS,
   type Clip,
   type ClipComment,
   type ClipEvent,
@@ -17,6 +18,7 @@ import {
   type FlagDismissal,
   type FrameIgnored,
   type FramePhase,
+  type FrameVerdict,
   type IgnoreReason,
   type Layer,
   type LayerSource,
@@ -59,7 +61,12 @@ export interface ClipJson {
   clipEvents: BundleClipEvent[];
   /** Format v2: every comment of the clip, roots and replies, by frame, time and id (absent in v1 bundles). */
   comments: ClipComment[];
+  /** Format v3: the per-frame verdict log in seq order, without the store-local seq (absent in v1 and v2 bundles). */
+  frameVerdicts: BundleFrameVerdict[];
 }
+
+/** A frame verdict as a bundle carries it: the order of the list is the order of the log. */
+export type BundleFrameVerdict = Omit<FrameVerdict, 'seq'>;
 
 /** A lifecycle event as a bundle carries it: the order of the list is the order of the log. */
 export type BundleClipEvent = Omit<ClipEvent, 'seq'>;
@@ -112,7 +119,7 @@ function rle(r: JsonReader, v: unknown, path: string): Rle {
 
 function layerSource(r: JsonReader, v: unknown, path: string): LayerSource {
   const s = r.string(v, path, 300);
-  if (!isLayerSource(s)) r.fail(path, `${JSON.stringify(s)} is not a layer source (gt, proposal or pred:<name>)`);
+  if (!isLayerSource(s)) r.fail(path, `${JSON.stringify(s)} is not a layer source (gt, proposal, pred:<name> or ann:<name>)`);
   return s as LayerSource;
 }
 
@@ -198,6 +205,7 @@ const LAYER_FIELDS = new Set(['clipId', 'frameIndex', 'source', 'act', 'trf', 'i
  */
 const CLIP_JSON_FIELDS_V1 = ['clip', 'frames', 'frameImages', 'thumbnail', 'layers', 'reviewFlags'];
 const CLIP_JSON_FIELDS_V2 = [...CLIP_JSON_FIELDS_V1, 'clipEvents', 'comments'];
+const CLIP_JSON_FIELDS_V3 = [...CLIP_JSON_FIELDS_V2, 'frameVerdicts'];
 
 /**
  * Reads clips/<clipId>/clip.json of a bundle of `formatVersion` (format.ts): v1 has no `clipEvents`
@@ -206,7 +214,7 @@ const CLIP_JSON_FIELDS_V2 = [...CLIP_JSON_FIELDS_V1, 'clipEvents', 'comments'];
 export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: string, clipId: string, projectId: string, formatVersion: number): ClipJson {
   const r = reader(bundleName, entry);
   const doc = r.object(parse(bytes, bundleName, entry), '');
-  strictFields(r, doc, new Set(formatVersion >= 2 ? CLIP_JSON_FIELDS_V2 : CLIP_JSON_FIELDS_V1), '');
+  strictFields(r, doc, new Set(formatVersion >= 3 ? CLIP_JSON_FIELDS_V3 : formatVersion === 2 ? CLIP_JSON_FIELDS_V2 : CLIP_JSON_FIELDS_V1), '');
   const clip = parseClip(r, r.required(doc, 'clip', ''), clipId, projectId);
   const n = clip.frameCount;
 
@@ -267,7 +275,30 @@ export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: stri
   });
   const clipEvents = formatVersion >= 2 ? r.array(r.required(doc, 'clipEvents', ''), 'clipEvents', 1_000_000).map((v, i) => parseClipEvent(r, v, `clipEvents[${i}]`, clip)) : [];
   const comments = formatVersion >= 2 ? parseComments(r, r.required(doc, 'comments', ''), clip) : [];
-  return { clip, frames, frameImages, thumbnail, layers, reviewFlags, clipEvents, comments };
+  const frameVerdicts =
+    formatVersion >= 3 ? r.array(r.required(doc, 'frameVerdicts', ''), 'frameVerdicts', 1_000_000).map((v, i) => parseFrameVerdict(r, v, `frameVerdicts[${i}]`, clip)) : [];
+  return { clip, frames, frameImages, thumbnail, layers, reviewFlags, clipEvents, comments, frameVerdicts };
+}
+
+const VERDICT_FIELDS = new Set(['clipId', 'frameIndex', 'verdict', 'note', 'by', 'at']);
+/** store/frameVerdicts.ts MAX_NOTE. */
+const MAX_VERDICT_NOTE = 2000;
+
+function parseFrameVerdict(r: JsonReader, v: unknown, path: string, clip: Clip): BundleFrameVerdict {
+  const o = r.object(v, path);
+  strictFields(r, o, VERDICT_FIELDS, path);
+  const cid = r.string(r.required(o, 'clipId', path), `${path}.clipId`, 64);
+  if (cid !== clip.id) r.fail(`${path}.clipId`, `is ${JSON.stringify(cid)}, not this clip (${JSON.stringify(clip.id)})`);
+  const row: BundleFrameVerdict = {
+    clipId: clip.id,
+    frameIndex: r.integer(r.required(o, 'frameIndex', path), `${path}.frameIndex`, 0, clip.frameCount - 1),
+    verdict: r.oneOf(r.required(o, 'verdict', path), `${path}.verdict`, FRAME_VERDICTS),
+    by: r.nonEmptyString(r.required(o, 'by', path), `${path}.by`, 1000),
+    at: r.number(r.required(o, 'at', path), `${path}.at`),
+  };
+  const note = optionalString(r, o, 'note', path, MAX_VERDICT_NOTE);
+  if (note !== undefined) row.note = note;
+  return row;
 }
 
 const EVENT_FIELDS = new Set(['clipId', 'action', 'from', 'to', 'by', 'at', 'note']);

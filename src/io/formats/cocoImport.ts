@@ -146,7 +146,7 @@ function readSpoc(r: JsonReader, doc: JsonObject): LayerSource | undefined {
   const source = r.optional(spoc, 'source');
   if (source === undefined) return undefined;
   const s = r.string(source, 'spoc.source', 200);
-  if (!isLayerSource(s)) r.fail('spoc.source', `is "${s}"; expected "gt", "proposal" or "pred:<name>"`);
+  if (!isLayerSource(s)) r.fail('spoc.source', `is "${s}"; expected "gt", "proposal", "pred:<name>" or "ann:<name>"`);
   return s as LayerSource;
 }
 

@@ -180,7 +180,7 @@ export function checkClipAnnotations(a: ClipAnnotations): void {
     }
   });
   for (const [source, masks] of a.sources) {
-    if (!isLayerSource(source)) throw new RangeError(`${where}: unknown source "${source}" (expected gt, proposal or pred:<name>)`);
+    if (!isLayerSource(source)) throw new RangeError(`${where}: unknown source "${source}" (expected gt, proposal, pred:<name> or ann:<name>)`);
     for (const index of masks.keys()) {
       if (!Number.isInteger(index) || index < 0 || index >= a.frames.length) {
         throw new RangeError(`${where}: source ${source} has masks for frame ${index}, but the clip has ${a.frames.length} frames`);

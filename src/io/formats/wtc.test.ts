@@ -156,7 +156,7 @@ describe('WhereToChange metadata file', () => {
     [(d: Record<string, unknown>) => (d.version = 2), 'm.json: version is 2; this app reads version 1'],
     [(d: Record<string, unknown>) => (d.video = 'v2'), 'm.json: video is "v2" but the file describes the video folder "v1"'],
     [(d: Record<string, unknown>) => delete d.height, 'm.json: height is missing (give both width and height, or neither)'],
-    [(d: Record<string, unknown>) => (d.source = 'mine'), 'm.json: source is "mine"; expected "gt", "proposal" or "pred:<name>"'],
+    [(d: Record<string, unknown>) => (d.source = 'mine'), 'm.json: source is "mine"; expected "gt", "proposal", "pred:<name>" or "ann:<name>"'],
     [(d: { frames: Record<string, unknown>[] }) => delete d.frames[2].timestamp_sec, 'm.json: frames[2].timestamp_sec is missing'],
     [(d: { frames: Record<string, unknown>[] }) => (d.frames[2].phase = 'middle'), 'm.json: frames[2].phase must be one of "initial", "transitioning", "end", got string "middle"'],
     [(d: { frames: Record<string, unknown>[] }) => (d.frames[1].ignored = { note: 'x' }), 'm.json: frames[1].ignored.reason is missing'],

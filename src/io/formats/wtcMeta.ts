@@ -133,7 +133,7 @@ export function parseWtcMeta(text: string | Uint8Array, fileName: string, expect
   const source = r.optional(doc, 'source');
   if (source !== undefined) {
     const s = r.string(source, 'source', 200);
-    if (!isLayerSource(s)) r.fail('source', `is "${s}"; expected "gt", "proposal" or "pred:<name>"`);
+    if (!isLayerSource(s)) r.fail('source', `is "${s}"; expected "gt", "proposal", "pred:<name>" or "ann:<name>"`);
     meta.source = s as LayerSource;
   }
 

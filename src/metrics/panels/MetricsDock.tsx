@@ -1,7 +1,8 @@
 /**
- * The editor's metric panels, in a column beside the canvas: the progress curve and the compare
- * panel, each collapsible (the choice is kept per browser). One LiveAreaStore per editor session
- * feeds both with the current frame's areas, updated from each invalidated box.
+ * The editor's metric panels, in a column beside the canvas: the progress curve, the compare
+ * panel and the progress curves of every source, each collapsible (the choice is kept per
+ * browser). One LiveAreaStore per editor session feeds them the current frame's areas, updated
+ * from each invalidated box.
  */
 import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { SpocDb } from '../../store/db';
@@ -11,6 +12,7 @@ import { recordPerf } from '../../annotator/ui/perfProbe';
 import { ComparePanel } from './ComparePanel';
 import { LiveAreaStore, type PanelSession } from './liveStore';
 import { ProgressPanel } from './ProgressPanel';
+import { ProgressComparePanel } from './ProgressComparePanel';
 import { mergeAreas } from './progressSeries';
 import { usePanelView } from './panelView';
 
@@ -69,6 +71,9 @@ export function MetricsDock({ db, session, clip, frames, storedAreas, current, o
           current={current}
           onPick={onPick}
         />
+      </Section>
+      <Section title="Progress curves (gt and other sources)" open={view.progressCompare} onToggle={() => view.set({ progressCompare: !view.progressCompare })}>
+        <ProgressComparePanel db={db} clipId={clip.id} frameCount={clip.frameCount} frames={frames} gtAreas={areas} current={current} onPick={onPick} />
       </Section>
     </aside>
   );

@@ -6,6 +6,8 @@ export interface PanelViewState {
   dock: boolean;
   progress: boolean;
   compare: boolean;
+  /** Progress curves of gt and the other sources on one chart. */
+  progressCompare: boolean;
   /** The project page's evaluation table. */
   project: boolean;
   set: (patch: Partial<Omit<PanelViewState, 'set'>>) => void;
@@ -13,7 +15,10 @@ export interface PanelViewState {
 
 export const usePanelView = create<PanelViewState>()(
   persist(
-    (set) => ({ dock: true, progress: true, compare: true, project: false, set: (patch) => set(patch) }),
-    { name: 'spoc-metric-panels', partialize: ({ dock, progress, compare, project }) => ({ dock, progress, compare, project }) },
+    (set) => ({ dock: true, progress: true, compare: true, progressCompare: true, project: false, set: (patch) => set(patch) }),
+    {
+      name: 'spoc-metric-panels',
+      partialize: ({ dock, progress, compare, progressCompare, project }) => ({ dock, progress, compare, progressCompare, project }),
+    },
   ),
 );

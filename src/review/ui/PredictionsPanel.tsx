@@ -14,6 +14,8 @@ import { importPredictionCoco, importPredictionPngs } from '../predictions';
 import { ERROR_COLOURS, ERROR_CLASS } from '../errorMap';
 import { useReviewUi, type OverlayMode } from './reviewUiState';
 import { errorTotals } from './overlayImage';
+import { WorstIouList } from './WorstIouList';
+import { SideBySideToggle } from './SideBySideView';
 
 const MODES: [OverlayMode, string][] = [
   ['gt', 'GT only'],
@@ -27,7 +29,7 @@ const swatch = (cls: number) => {
   return `rgb(${r} ${g} ${b})`;
 };
 
-export function PredictionsPanel({ db, clip, user, frameIndex }: { db: SpocDb; clip: Clip; user: string; frameIndex: number }) {
+export function PredictionsPanel({ db, clip, user, frameIndex, onPick }: { db: SpocDb; clip: Clip; user: string; frameIndex: number; onPick?: (frameIndex: number) => void }) {
   const sources = useLiveQuery(() => listLayerSources(db, clip.id), [db, clip.id]) ?? [];
   const preds = sources.filter((s): s is `pred:${string}` => s.startsWith('pred:')).sort();
   const overlay = useReviewUi((s) => s.overlay);
@@ -75,6 +77,7 @@ export function PredictionsPanel({ db, clip, user, frameIndex }: { db: SpocDb; c
           folder…
           <input type="file" className="hidden" data-testid="prediction-folder" {...{ webkitdirectory: '', directory: '' }} onChange={(e) => void importFiles(e.target.files).finally(() => (e.target.value = ''))} />
         </label>
+        <SideBySideToggle />
       </div>
       {preds.length > 0 && (
         <div className="mt-2 flex flex-col gap-1 text-xs">
@@ -99,6 +102,7 @@ export function PredictionsPanel({ db, clip, user, frameIndex }: { db: SpocDb; c
               <span style={{ color: swatch(ERROR_CLASS.actAsTrf) }}>■</span> wrong state <b data-testid="error-wrong">{totals.wrong}</b> px
             </p>
           )}
+          {chosen && <WorstIouList db={db} clip={clip} source={chosen} frameIndex={frameIndex} onPick={onPick} />}
         </div>
       )}
     </section>

@@ -6,16 +6,22 @@ import { notify, messageOf } from '../../workspace/notices';
 import { ACTION_SPECS, STATUS_LABELS, availableActions, type ClipAction } from '../lifecycle';
 import { takeClipStep } from '../reviewSteps';
 import { useUserName } from '../../workspace/user';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { listFrameVerdicts } from '../../store/frameVerdicts';
+import { approveClip, rejectedFramesNote } from '../verdicts';
 
 export function ReviewBar({ db, clip }: { db: SpocDb; clip: Clip }) {
   const user = useUserName(db);
   const [asking, setAsking] = useState(false);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
+  const verdicts = useLiveQuery(() => listFrameVerdicts(db, clip.id), [db, clip.id]);
   const run = async (action: ClipAction, text?: string) => {
     setBusy(true);
     try {
-      await takeClipStep(db, clip.id, action, user, text);
+      // Approving goes through approveClip, which refuses while a frame stands rejected.
+      if (action === 'approve') await approveClip(db, clip.id, user, text);
+      else await takeClipStep(db, clip.id, action, user, text);
       setAsking(false);
       setNote('');
     } catch (err) {
@@ -36,7 +42,12 @@ export function ReviewBar({ db, clip }: { db: SpocDb; clip: Clip }) {
           key={a}
           disabled={busy}
           className={`rounded px-2 py-0.5 text-xs ${a === 'approve' ? 'bg-emerald-700 hover:bg-emerald-600' : a === 'withdraw' || a === 'reopen' ? 'bg-zinc-800 hover:bg-zinc-700' : 'bg-sky-700 hover:bg-sky-600'}`}
-          onClick={() => (ACTION_SPECS[a].noteRequired ? setAsking(true) : void run(a))}
+          onClick={() => {
+            if (!ACTION_SPECS[a].noteRequired) return void run(a);
+            // A change request starts from the list of rejected frames and their notes.
+            if (a === 'request_changes' && !note.trim() && verdicts) setNote(rejectedFramesNote(verdicts));
+            setAsking(true);
+          }}
         >
           {ACTION_SPECS[a].label}
         </button>

@@ -114,7 +114,7 @@ export function ReviewSidebar({ db, clip, frameIndex, onPick, children }: Props)
         </ul>
       </section>
       <FlagsPanel db={db} clip={clip} user={user} onPick={onPick} />
-      <PredictionsPanel db={db} clip={clip} user={user} frameIndex={frameIndex} />
+      <PredictionsPanel db={db} clip={clip} user={user} frameIndex={frameIndex} onPick={onPick} />
       {children}
       <section aria-label="History">
         <h3 className="font-semibold">History</h3>

@@ -1,0 +1,108 @@
+/**
+ * A second annotator's masks of a clip, imported as the source `ann:<name>` for agreement review.
+ * Reading reuses the prediction importer (same layouts, checks, frame matching and messages naming
+ * the file); only the source name differs, so a second annotation is never mistaken for a model's
+ * output and never lands in gt. One transaction through writeSourceLayers, like a prediction.
+ */
+import type { VirtualFile } from '../../io/files/virtualFile';
+import { ImportError, throwIfAborted } from '../../io/importError';
+import type { SpocDb } from '../../store/db';
+import {
+  commitSourceDraft,
+  predictionTarget,
+  readPredictionCoco,
+  readPredictionPngs,
+  type CocoPredictionOptions,
+  type CommitPredictionOptions,
+  type PngPredictionOptions,
+  type PredictionDraft,
+} from '../predictions';
+
+export type AnnotationSource = `ann:${string}`;
+
+const MAX_NAME = 100;
+
+/**
+ * `ann:<name>` from an annotator's name ("bob" or "ann:bob"). Throws RangeError when the name is
+ * empty, longer than 100 characters, has control characters or surrounding spaces.
+ */
+export function annotationSource(name: string): AnnotationSource {
+  const bare = name.startsWith('ann:') ? name.slice('ann:'.length) : name;
+  if (!bare) throw new RangeError('the second annotation needs a name (it becomes the source ann:<name>)');
+  if (bare !== bare.trim()) throw new RangeError(`the annotation name "${bare}" starts or ends with a space`);
+  if (bare.length > MAX_NAME) throw new RangeError(`the annotation name is ${bare.length} characters long (at most ${MAX_NAME})`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(bare)) throw new RangeError('the annotation name contains a control character');
+  return `ann:${bare}`;
+}
+
+export function isAnnotationSource(source: string): source is AnnotationSource {
+  return source.startsWith('ann:') && source.length > 'ann:'.length;
+}
+
+export interface AnnotationDraft extends Omit<PredictionDraft, 'source'> {
+  source: AnnotationSource;
+}
+
+function named(fileName: string, name: string): AnnotationSource {
+  try {
+    return annotationSource(name);
+  } catch (err) {
+    throw new ImportError(fileName, err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** The prediction reader's warnings, worded for an annotation. */
+const reword = (warnings: readonly string[]) =>
+  warnings.map((w) => w.replace(/have no prediction (\(e\.g\. [^)]*\)); they score as empty predictions/, 'have no mask in this annotation $1; they are not compared'));
+
+async function readPngs(db: SpocDb, clipId: string, files: readonly VirtualFile[], sourceName: string, name: string, options: PngPredictionOptions): Promise<AnnotationDraft> {
+  const source = named(sourceName, name);
+  // The prediction reader checks its own name rule; the annotation's name already passed ours.
+  const draft = await readPredictionPngs(files, sourceName, await predictionTarget(db, clipId), source.slice('ann:'.length), options);
+  return { ...draft, source, warnings: reword(draft.warnings) };
+}
+
+async function readCoco(db: SpocDb, clipId: string, input: string | Uint8Array, fileName: string, name: string, options: CocoPredictionOptions): Promise<AnnotationDraft> {
+  const source = named(fileName, name);
+  const draft = readPredictionCoco(input, fileName, await predictionTarget(db, clipId), source.slice('ann:'.length), options);
+  return { ...draft, source, warnings: reword(draft.warnings) };
+}
+
+export interface AnnotationImportResult {
+  source: AnnotationSource;
+  frames: number;
+  replaced: number;
+  warnings: string[];
+}
+
+/** Writes a read annotation in one transaction (all or nothing; gt untouched). */
+export function commitAnnotation(db: SpocDb, draft: AnnotationDraft, options: CommitPredictionOptions = {}): Promise<AnnotationImportResult> {
+  return commitSourceDraft(db, draft, options, 'annotation import');
+}
+
+/** Reads PNG masks (a folder, DAVIS / WhereToChange tree) of a stored clip and commits them as `ann:<name>`. */
+export async function importAnnotationPngs(
+  db: SpocDb,
+  clipId: string,
+  files: readonly VirtualFile[],
+  sourceName: string,
+  name: string,
+  options: PngPredictionOptions & CommitPredictionOptions = {},
+): Promise<AnnotationImportResult> {
+  const draft = await readPngs(db, clipId, files, sourceName, name, options);
+  throwIfAborted(options.signal);
+  return commitAnnotation(db, draft, options);
+}
+
+/** Reads a COCO JSON of a stored clip and commits it as `ann:<name>`. */
+export async function importAnnotationCoco(
+  db: SpocDb,
+  clipId: string,
+  input: string | Uint8Array,
+  fileName: string,
+  name: string,
+  options: CocoPredictionOptions & CommitPredictionOptions = {},
+): Promise<AnnotationImportResult> {
+  return commitAnnotation(db, await readCoco(db, clipId, input, fileName, name, options), options);
+}

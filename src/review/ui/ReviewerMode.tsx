@@ -1,0 +1,321 @@
+/**
+ * Reviewer mode: a toggle in the review bar, and over the canvas a verdict strip (one cell per
+ * frame: accepted, rejected, open), accept / reject for the frame on show, one-key stepping to the
+ * next unreviewed frame, the annotator's version of the frame (read-only) and the diff overlay of
+ * what the reviewer added and removed per state, with its legend and counts.
+ *
+ * Keys (reviewer mode on; taken in the capture phase so the editor's own handler never sees them,
+ * ignored while typing or while a dialog is open):
+ *   J / Shift+J  next / previous frame without a verdict
+ *   A            accept the frame and step on
+ *   R            reject the frame: asks for a note, then steps on
+ *   V            toggle the annotator's version;  D  toggle the diff overlay
+ */
+import { useEffect, useMemo, useState } from 'react';
+import Konva from 'konva';
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { SpocDb } from '../../store/db';
+import type { Clip } from '../../store/types';
+import { listFrameVerdicts, putFrameVerdict } from '../../store/frameVerdicts';
+import type { CanvasHandle } from '../../annotator/ui/CanvasHost';
+import { useEditorView } from '../../annotator/ui/editorViewState';
+import { notify, messageOf } from '../../workspace/notices';
+import { useUserName } from '../../workspace/user';
+import { loadFrameReviewDiff } from '../annotatorVersionLoader';
+import { DIFF_BITS } from '../errorMap';
+import { nextUnreviewed, verdictTally } from '../verdicts';
+import { DIFF_COLOURS, DIFF_LABELS, paintDiff, paintVersion } from './diffImage';
+import { useReviewer } from './reviewerState';
+import { useReviewUi } from './reviewUiState';
+
+const isTyping = (t: EventTarget | null) => {
+  const el = t as HTMLElement | null;
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+};
+
+/** Keys that still reach the editor while the annotator's version is on show (navigation only). */
+const VIEW_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'Escape', '?', 'h', 'H', 'Shift', 'Control', 'Alt', 'Meta']);
+
+/** The review bar's toggle. */
+export function ReviewerToggle() {
+  const on = useReviewer((s) => s.on);
+  return (
+    <button
+      className={`rounded px-2 py-0.5 text-xs ${on ? 'bg-violet-700 hover:bg-violet-600' : 'bg-zinc-800 hover:bg-zinc-700'}`}
+      aria-pressed={on}
+      title="Reviewer mode: J next unreviewed frame (Shift+J back), A accept, R reject, V annotator's version, D diff"
+      onClick={() => useReviewer.getState().set(on ? { on: false, showAnnotator: false, showDiff: false, rejecting: null } : { on: true, showDiff: true })}
+    >
+      Reviewer mode
+    </button>
+  );
+}
+
+interface Props {
+  db: SpocDb;
+  clip: Clip;
+  frameIndex: number;
+  canvas: React.RefObject<CanvasHandle | null>;
+  goToFrame: (k: number) => void;
+}
+
+/** Everything reviewer mode puts over the canvas; renders nothing while the mode is off. */
+export function ReviewerOverlay(props: Props) {
+  const on = useReviewer((s) => s.on);
+  useEffect(() => () => useReviewer.getState().set({ on: false, showAnnotator: false, showDiff: false, rejecting: null }), [props.clip.id]);
+  return on ? <ReviewerPanel {...props} /> : null;
+}
+
+function ReviewerPanel({ db, clip, frameIndex, canvas, goToFrame }: Props) {
+  const user = useUserName(db);
+  const verdicts = useLiveQuery(() => listFrameVerdicts(db, clip.id), [db, clip.id]);
+  const review = useLiveQuery(() => loadFrameReviewDiff(db, clip, frameIndex), [db, clip.id, clip.width, clip.height, frameIndex]);
+  const showAnnotator = useReviewer((s) => s.showAnnotator);
+  const showDiff = useReviewer((s) => s.showDiff);
+  const rejecting = useReviewer((s) => s.rejecting);
+  const diffHidden = useReviewer((s) => s.diffHidden);
+  const shownBits = DIFF_LABELS.reduce((m, [k]) => (diffHidden.includes(k) ? m : m | DIFF_BITS[k]), 0);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const record = async (k: number, verdict: 'accept' | 'reject' | 'clear', text?: string) => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await putFrameVerdict(db, { clipId: clip.id, frameIndex: k, verdict, by: user, note: text });
+      if (verdict !== 'clear') {
+        // Step on from the frame just judged, counting it as reviewed already.
+        const after = new Map(verdicts ?? []);
+        after.set(k, { seq: 0, clipId: clip.id, frameIndex: k, verdict, by: user, at: 0 });
+        const next = nextUnreviewed(clip.frameCount, after, k);
+        if (next !== null) goToFrame(next);
+      }
+    } catch (err) {
+      notify('error', `Could not record the verdict: ${messageOf(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // The keys, in the capture phase.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e.target) || document.querySelector('[role="dialog"]')) return;
+      const st = useReviewer.getState();
+      if (st.rejecting !== null) return;
+      const take = () => {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      };
+      if (!e.ctrlKey && !e.metaKey && !e.altKey) {
+        const key = e.key.toLowerCase();
+        if (key === 'j') {
+          take();
+          const next = nextUnreviewed(clip.frameCount, verdicts ?? new Map(), frameIndex, e.shiftKey ? -1 : 1);
+          if (next === null) notify('info', 'Every frame has a verdict.');
+          else goToFrame(next);
+          return;
+        }
+        if (e.shiftKey) {
+          // Shift+letters other than J are the editor's.
+        } else if (key === 'a') {
+          take();
+          void record(frameIndex, 'accept');
+          return;
+        } else if (key === 'r') {
+          take();
+          setNote('');
+          st.set({ rejecting: frameIndex });
+          return;
+        } else if (key === 'v') {
+          take();
+          st.set({ showAnnotator: !st.showAnnotator });
+          return;
+        } else if (key === 'd') {
+          take();
+          st.set({ showDiff: !st.showDiff });
+          return;
+        }
+      }
+      // The annotator's version is read-only: no editing key reaches the editor while it shows.
+      if (st.showAnnotator && !VIEW_KEYS.has(e.key)) take();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  });
+
+  // The gt masks make way for the annotator's version while it shows (again after the overlay mode
+  // changes: ReviewCanvasLayer, whose effects run first, sets the masks' visibility for its modes).
+  const overlayMode = useReviewUi((s) => s.overlay);
+  const predSource = useReviewUi((s) => s.predSource);
+  useEffect(() => {
+    if (!showAnnotator) return;
+    useEditorView.getState().set({ masksVisible: false });
+    // Back to what the overlay mode shows (ReviewCanvasLayer's rule).
+    return () => useEditorView.getState().set({ masksVisible: overlayMode === 'gt' || overlayMode === 'both' || predSource === null });
+  }, [showAnnotator, overlayMode, predSource]);
+
+  // Draw into our own image node, next to the review overlay image in the canvas view's mask layer.
+  const node = useMemo(() => new Konva.Image({ image: undefined, x: 0, y: 0, visible: false, listening: false }), []);
+  useEffect(() => () => void node.destroy(), [node]);
+  useEffect(() => {
+    const view = canvas.current?.canvasView();
+    if (!view) return;
+    const layer = view.reviewImage.getLayer();
+    if (layer && node.getLayer() !== layer) layer.add(node);
+    const container = view.stage.container();
+    const what = review && review.frameIndex === frameIndex ? (showAnnotator ? 'annotator' : showDiff ? 'diff' : null) : null;
+    if (!review || !what) {
+      node.visible(false);
+      node.getLayer()?.batchDraw();
+      delete container.dataset.reviewerOverlay;
+      return;
+    }
+    const c = document.createElement('canvas');
+    c.width = clip.width;
+    c.height = clip.height;
+    const ctx = c.getContext('2d')!;
+    const img = ctx.createImageData(clip.width, clip.height);
+    if (what === 'annotator') paintVersion(review.annotator, img);
+    else paintDiff(review.diff, img, shownBits);
+    ctx.putImageData(img, 0, 0);
+    node.image(c);
+    node.visible(true);
+    node.moveToTop();
+    node.getLayer()?.batchDraw();
+    container.dataset.reviewerOverlay = what;
+  }, [canvas, node, review, frameIndex, showAnnotator, showDiff, shownBits, clip.width, clip.height]);
+
+  const v = verdicts ?? new Map();
+  const tally = verdictTally(clip.frameCount, v);
+  const mine = v.get(frameIndex);
+  const d = review && review.frameIndex === frameIndex ? review.diff : null;
+  const counts = d ? { actAdded: d.act.added, actRemoved: d.act.removed, trfAdded: d.trf.added, trfRemoved: d.trf.removed } : null;
+  const swatch = (k: keyof typeof DIFF_COLOURS, hatched: boolean) => {
+    const [r, g, b] = DIFF_COLOURS[k];
+    const c = `rgb(${r} ${g} ${b})`;
+    return { background: hatched ? `repeating-linear-gradient(45deg, ${c} 0 2px, transparent 2px 4px)` : c };
+  };
+
+  return (
+    <>
+      {showAnnotator && (
+        // Read-only: the pointer never reaches the editor's tools while the annotator's version shows.
+        <div data-testid="annotator-version-guard" className="absolute inset-0 z-10 cursor-not-allowed" title="The annotator's version is read-only (V to go back)" onPointerDown={(e) => e.stopPropagation()} />
+      )}
+      <div className="absolute left-2 right-2 top-2 z-20 flex flex-col gap-1 rounded border border-zinc-700 bg-zinc-900/90 p-2 text-xs" data-testid="reviewer-panel" data-frame={frameIndex}>
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="font-semibold text-violet-300">Reviewer mode</span>
+          <span data-testid="verdict-tally">
+            {tally.accepted} accepted · {tally.rejected} rejected · {tally.open} open
+          </span>
+          <span className="flex-1" />
+          <span data-testid="frame-verdict" data-verdict={mine?.verdict ?? 'open'}>
+            frame {frameIndex + 1}: {mine ? `${mine.verdict === 'accept' ? 'accepted' : 'rejected'} by ${mine.by}${mine.note ? ` — “${mine.note}”` : ''}` : 'no verdict'}
+          </span>
+          <button disabled={busy} className="rounded bg-emerald-700 px-2 py-0.5 hover:bg-emerald-600" onClick={() => void record(frameIndex, 'accept')}>
+            Accept (A)
+          </button>
+          <button disabled={busy} className="rounded bg-red-800 px-2 py-0.5 hover:bg-red-700" onClick={() => (setNote(''), useReviewer.getState().set({ rejecting: frameIndex }))}>
+            Reject… (R)
+          </button>
+          {mine && (
+            <button disabled={busy} className="underline" onClick={() => void record(frameIndex, 'clear')}>
+              clear
+            </button>
+          )}
+          <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" onClick={() => {
+            const next = nextUnreviewed(clip.frameCount, v, frameIndex);
+            if (next !== null) goToFrame(next);
+          }}>
+            Next unreviewed (J)
+          </button>
+        </div>
+        <div className="flex h-3 gap-px" role="list" aria-label="Frame verdicts">
+          {Array.from({ length: clip.frameCount }, (_, k) => {
+            const verdict = v.get(k)?.verdict ?? 'open';
+            const colour = verdict === 'accept' ? 'bg-emerald-500' : verdict === 'reject' ? 'bg-red-500' : 'bg-zinc-700';
+            return (
+              <button
+                key={k}
+                role="listitem"
+                data-testid="verdict-cell"
+                data-frame={k}
+                data-verdict={verdict}
+                title={`frame ${k + 1}: ${verdict}`}
+                className={`min-w-0 flex-1 ${colour} ${k === frameIndex ? 'outline outline-2 outline-white' : ''}`}
+                onClick={() => goToFrame(k)}
+              />
+            );
+          })}
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          <label className="flex items-center gap-1">
+            <input type="checkbox" checked={showAnnotator} disabled={!review} onChange={(e) => useReviewer.getState().set({ showAnnotator: e.target.checked })} /> annotator&apos;s version (V)
+          </label>
+          <label className="flex items-center gap-1">
+            <input type="checkbox" checked={showDiff} disabled={!review} onChange={(e) => useReviewer.getState().set({ showDiff: e.target.checked })} /> diff (D)
+          </label>
+          {review === null && <span className="text-zinc-400">not submitted yet: no annotator&apos;s version to compare with</span>}
+          {review && (
+            <span className="text-zinc-400" data-testid="annotator-of-frame">
+              handed in by {review.baseline.annotator}
+              {review.reviewers.length > 0 ? `; corrected by ${review.reviewers.join(', ')}` : '; not corrected'}
+            </span>
+          )}
+        </div>
+        {counts && (
+          <div className="flex flex-wrap items-center gap-3" data-testid="diff-legend" data-frame={frameIndex}>
+            {DIFF_LABELS.map(([k, label]) => {
+              const hidden = diffHidden.includes(k);
+              return (
+                <button
+                  key={k}
+                  aria-pressed={!hidden}
+                  title={hidden ? 'show on the frame' : 'hide from the frame'}
+                  className={`flex items-center gap-1 rounded px-1 hover:bg-zinc-800 ${hidden ? 'opacity-40' : ''}`}
+                  onClick={() => useReviewer.getState().set({ diffHidden: hidden ? diffHidden.filter((x) => x !== k) : [...diffHidden, k] })}
+                >
+                  <span className="inline-block h-3 w-3 border border-zinc-600" style={swatch(k, k.endsWith('Removed'))} />
+                  {label} <b data-testid={`diff-${k}`}>{counts[k]}</b>
+                </button>
+              );
+            })}
+            <span className="text-zinc-500">px</span>
+          </div>
+        )}
+      </div>
+      {rejecting !== null && (
+        <form
+          role="dialog"
+          aria-label="Reject frame"
+          className="absolute left-1/2 top-28 z-30 flex w-80 -translate-x-1/2 flex-col gap-2 rounded border border-zinc-700 bg-zinc-900 p-3 text-sm shadow-lg"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const k = rejecting;
+            useReviewer.getState().set({ rejecting: null });
+            void record(k, 'reject', note);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') useReviewer.getState().set({ rejecting: null });
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              e.currentTarget.requestSubmit();
+            }
+          }}
+        >
+          <label className="text-xs text-zinc-400" htmlFor="reject-note">
+            Reject frame {rejecting + 1}: what is wrong? (optional; Enter to reject, Esc to cancel)
+          </label>
+          <textarea id="reject-note" autoFocus rows={3} className="rounded bg-zinc-950 p-2" value={note} onChange={(e) => setNote(e.target.value)} />
+          <div className="flex gap-2">
+            <button className="rounded bg-red-800 px-2 py-1 text-xs hover:bg-red-700">Reject frame</button>
+            <button type="button" className="text-xs underline" onClick={() => useReviewer.getState().set({ rejecting: null })}>
+              cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+/** Reviewer mode's UI state, shared by its header toggle, canvas overlay and strip. */
+import { create } from 'zustand';
+
+export interface ReviewerState {
+  /** Reviewer mode: the verdict strip and keys (J / Shift+J, A, R) are active. */
+  on: boolean;
+  /** Show the annotator's version of the frame (read-only) instead of the current gt. */
+  showAnnotator: boolean;
+  /** Draw what the reviewer added and removed over the frame. */
+  showDiff: boolean;
+  /** Diff classes left out of the overlay (keys of DIFF_BITS). */
+  diffHidden: readonly string[];
+  /** The frame whose rejection note is being asked for. */
+  rejecting: number | null;
+  set: (patch: Partial<Omit<ReviewerState, 'set'>>) => void;
+}
+
+export const useReviewer = create<ReviewerState>()((set) => ({
+  on: false,
+  showAnnotator: false,
+  showDiff: false,
+  diffHidden: [],
+  rejecting: null,
+  set: (patch) => set(patch),
+}));
