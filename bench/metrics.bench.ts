@@ -8,21 +8,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { LabelMap } from '../src/masks/labelMap';
+import { mulberry32 as rng } from '../src/demo/random';
 import { type BinaryMask, boundaryF, countFrame, jAndF, maskOfLabels } from '../src/metrics';
 
 const W = 854;
 const H = 480;
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface BlobShape {
   cx: number;

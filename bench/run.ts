@@ -13,6 +13,8 @@ import { paintStrokes, percentile as pct, startRecording, stopRecording } from '
 
 const here = new URL('.', import.meta.url).pathname;
 const only = process.argv[2];
+// Overridable so two checkouts (or helpers) can bench side by side.
+const PORT = Number(process.env.SPOC_BENCH_PORT ?? 4399);
 
 function nodeBenches(): void {
   const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only))).sort();
@@ -26,12 +28,12 @@ function nodeBenches(): void {
 async function browserBenches(): Promise<void> {
   console.log('\n## browser: import and storage (Chromium)');
   // Measure the production build (React in production mode, minified), plus a benchmark entry page.
-  const outDir = 'bench/results/dist';
+  const outDir = process.env.SPOC_BENCH_DIST ?? 'bench/results/dist';
   await build({
     logLevel: 'warn',
     build: { outDir, emptyOutDir: true, sourcemap: false, rollupOptions: { input: { main: 'index.html', bench: 'bench/browser/bench.html' } } },
   });
-  const server = await preview({ preview: { port: 4399, host: '127.0.0.1', strictPort: true }, build: { outDir }, logLevel: 'error' });
+  const server = await preview({ preview: { port: PORT, host: '127.0.0.1', strictPort: true }, build: { outDir }, logLevel: 'error' });
   const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
   const browser = await chromium.launch({
     executablePath,
@@ -44,8 +46,9 @@ async function browserBenches(): Promise<void> {
     page.on('console', (m) => {
       if (m.type() === 'log' && !m.text().startsWith('[vite]') && !m.text().includes('React DevTools')) console.log(`  ${m.text()}`);
     });
-    await page.goto('http://127.0.0.1:4399/bench/browser/bench.html');
+    await page.goto(`http://127.0.0.1:${PORT}/bench/browser/bench.html`);
     await page.waitForFunction(() => 'spocBench' in window);
+    if (only === 'browser-inference') return await inferenceBench(page);
     const rows = await page.evaluate(() => {
       const b = (window as unknown as { spocBench: { runImportBench: (log: (s: string) => void) => Promise<BenchRow[]> } }).spocBench;
       return b.runImportBench((s) => console.log(s));
@@ -53,7 +56,10 @@ async function browserBenches(): Promise<void> {
     printTable(rows);
     await editorBench(page);
     console.log('\n## browser: metric panels (Chromium, 1400x900 window)');
-    printTable(await runPanelBench(page, 'http://127.0.0.1:4399'));
+    printTable(await runPanelBench(page, `http://127.0.0.1:${PORT}`));
+    await page.goto(`http://127.0.0.1:${PORT}/bench/browser/bench.html`);
+    await page.waitForFunction(() => 'spocBench' in window);
+    await inferenceBench(page);
   } finally {
     await browser.close();
     await server.close();
@@ -64,7 +70,7 @@ async function browserBenches(): Promise<void> {
 async function editorBench(page: import('@playwright/test').Page): Promise<void> {
   console.log('\n## browser: editor (Chromium, 1400x900 window)');
   await page.setViewportSize({ width: 1400, height: 900 });
-  await page.goto('http://127.0.0.1:4399/bench/browser/bench.html');
+  await page.goto(`http://127.0.0.1:${PORT}/bench/browser/bench.html`);
   await page.waitForFunction(() => 'spocBench' in window);
   const ids = await page.evaluate(() =>
     (window as unknown as { spocBench: { seedEditorBench: () => Promise<{ paintClip: string; switchClip: string }> } }).spocBench.seedEditorBench(),
@@ -72,7 +78,7 @@ async function editorBench(page: import('@playwright/test').Page): Promise<void>
   const rows: BenchRow[] = [];
 
   // Painting: 20 strokes across a 1920x1080 frame at 1:1, sampled by rAF and the editor's probes.
-  await page.goto(`http://127.0.0.1:4399/#/c/${ids.paintClip}/0`);
+  await page.goto(`http://127.0.0.1:${PORT}/#/c/${ids.paintClip}/0`);
   const canvas = page.getByTestId('editor-canvas');
   await canvas.waitFor();
   await page.waitForFunction(() => document.querySelector('[data-testid="editor-canvas"]')?.getAttribute('data-frame') === '0');
@@ -88,7 +94,7 @@ async function editorBench(page: import('@playwright/test').Page): Promise<void>
   rows.push({ name: 'paint 1080p: long tasks > 50 ms', value: `${paint.long.length}`, note: paint.long.length ? `max ${Math.max(...paint.long).toFixed(0)} ms` : 'target 0' });
 
   // Frame switching: ArrowRight through a 300-frame 1280x720 clip, timed from key to the frame shown.
-  await page.goto(`http://127.0.0.1:4399/#/c/${ids.switchClip}/0`);
+  await page.goto(`http://127.0.0.1:${PORT}/#/c/${ids.switchClip}/0`);
   await page.waitForFunction(() => document.querySelector('[data-testid="editor-canvas"]')?.getAttribute('data-frame') === '0');
   // Live heap = the sum of a heap snapshot's objects (the snapshot runs a full GC first). Chromium's
   // usedJSHeapSize also counts array-buffer memory awaiting release, which swings by tens of MB.
@@ -134,6 +140,15 @@ async function editorBench(page: import('@playwright/test').Page): Promise<void>
   rows.push({ name: 'switch frames, 300-frame 1280x720 clip, 598 switches: p50 / p95', value: `${pct(times, 50).toFixed(1)} / ${pct(times, 95).toFixed(1)} ms`, note: 'target p95 <= 50 ms' });
   const mb = (b: number) => (b / 2 ** 20).toFixed(0);
   rows.push({ name: 'live JS heap (heap snapshot): start -> 299 switches forward -> 299 back', value: `${mb(heapBefore)} -> ${mb(heapForward)} -> ${mb(heapAfter)} MB`, note: 'decoded pictures: at most 7 at a time' });
+  printTable(rows);
+}
+
+/** SAM click pre/post-processing, worker round trip and proposal overhead at 1080p (bench/browser/inferenceBench.ts). */
+async function inferenceBench(page: import('@playwright/test').Page): Promise<void> {
+  console.log('\n## browser: inference around the model (Chromium, inference worker, tiny models, 1920x1080)');
+  const rows = await page.evaluate(() =>
+    (window as unknown as { spocBench: { runInferenceBench: (log: (s: string) => void) => Promise<BenchRow[]> } }).spocBench.runInferenceBench((s) => console.log(s)),
+  );
   printTable(rows);
 }
 

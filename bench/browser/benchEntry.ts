@@ -2,5 +2,6 @@
 import { runImportBench } from './importBench';
 import { seedEditorBench } from './editorBench';
 import { seedPanelBench } from './panelBench';
+import { runInferenceBench } from './inferenceBench';
 
-(window as unknown as { spocBench: unknown }).spocBench = { runImportBench, seedEditorBench, seedPanelBench };
+(window as unknown as { spocBench: unknown }).spocBench = { runImportBench, seedEditorBench, seedPanelBench, runInferenceBench };

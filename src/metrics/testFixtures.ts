@@ -32,14 +32,5 @@ export function paint(base: LabelMap, label: number, r0: number, r1: number, c0:
   return { width: base.width, height: base.height, data };
 }
 
-/** Deterministic PRNG (mulberry32) for fixtures that need noise. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, shared with the demo generator) for fixtures that need noise. */
+export { mulberry32 as rng } from '../demo/random';

@@ -7,6 +7,8 @@ import type { SpocDb } from './db';
 export const META_KEYS = {
   userName: 'user.name',
   demoOffered: 'demo.offered',
+  /** Eq. 1 thresholds per verb: { [verb]: { tau, delta } } (src/inference/ui/proposals/thresholds.ts). */
+  eq1ByVerb: 'inference.eq1ByVerb',
 } as const;
 
 export async function getMeta<T>(db: SpocDb, key: string): Promise<T | undefined> {

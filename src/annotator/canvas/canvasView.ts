@@ -18,6 +18,18 @@ export interface ViewOptions {
   onion: boolean;
 }
 
+/** A binary mask cropped to its box (1 = inside), drawn as an outline in `colour` (#rrggbb). */
+export interface OutlineItem {
+  box: Box;
+  data: Uint8Array;
+  colour: string;
+}
+
+function hexRgb(colour: string): [number, number, number] {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour);
+  return m ? [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)] : [255, 255, 255];
+}
+
 export class CanvasView {
   readonly stage: Konva.Stage;
   private readonly imageLayer = new Konva.Layer({ listening: false });
@@ -36,6 +48,10 @@ export class CanvasView {
   /** Review overlays in image coordinates, owned by src/review/ui: comment pins, and an error map / prediction image. */
   readonly reviewPins = new Konva.Group();
   readonly reviewImage = new Konva.Image({ image: undefined, x: 0, y: 0, visible: false });
+  /** Automatic proposals as outlines, and the highlighted ones filled (see setProposalOutlines). */
+  private readonly proposalOutlines = new Konva.Image({ image: undefined, x: 0, y: 0, visible: false });
+  private readonly proposalHighlight = new Konva.Group();
+  private proposalItems: readonly OutlineItem[] = [];
   private map: LabelMap | null = null;
   private dirty: Box | null = null;
   private frameRequest = 0;
@@ -65,6 +81,7 @@ export class CanvasView {
     this.previewLayer.add(this.instanceLabels, this.preview, this.samPreview);
     this.maskLayer.add(this.reviewImage);
     this.previewLayer.add(this.reviewPins);
+    this.previewLayer.add(this.proposalOutlines, this.proposalHighlight);
     // Mask pixels are labels: never blur them, whatever the zoom.
     this.maskLayer.imageSmoothingEnabled(false);
     this.stage.add(this.imageLayer, this.maskLayer, this.previewLayer);
@@ -191,6 +208,80 @@ export class CanvasView {
         this.samPreview.add(new Konva.Circle({ x: p.x, y: p.y, radius: 4.5 / s, fill: p.positive ? '#22d3ee' : '#f43f5e', stroke: '#000', strokeWidth: 1 / s }));
       }
     }
+    this.previewLayer.batchDraw();
+  }
+
+  /**
+   * Draws (or with null removes) outlines of cropped binary masks, each in its own colour: one
+   * canvas for all of them, however many. Used for automatic proposals; the view knows nothing of
+   * what they mean. Highlights (hover, selection) are set separately and cost one mask each.
+   */
+  setProposalOutlines(items: readonly OutlineItem[] | null): void {
+    this.proposalItems = items ?? [];
+    this.proposalHighlight.destroyChildren();
+    const el = this.stage.container();
+    el.dataset.proposals = String(this.proposalItems.length);
+    el.dataset.proposalHighlight = '';
+    if (!items || items.length === 0) {
+      this.proposalOutlines.visible(false);
+      this.previewLayer.batchDraw();
+      return;
+    }
+    const canvas = document.createElement('canvas');
+    canvas.width = this.width;
+    canvas.height = this.height;
+    const ctx = canvas.getContext('2d')!;
+    const img = ctx.createImageData(this.width, this.height);
+    for (const it of items) {
+      const [r, g, b] = hexRgb(it.colour);
+      const { x: bx, y: by, w, h } = it.box;
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const i = y * w + x;
+          if (!it.data[i]) continue;
+          const edge = x === 0 || y === 0 || x === w - 1 || y === h - 1 || !it.data[i - 1] || !it.data[i + 1] || !it.data[i - w] || !it.data[i + w];
+          const fx = bx + x;
+          const fy = by + y;
+          if (!edge || fx < 0 || fy < 0 || fx >= this.width || fy >= this.height) continue;
+          const o = (fy * this.width + fx) * 4;
+          img.data[o] = r;
+          img.data[o + 1] = g;
+          img.data[o + 2] = b;
+          img.data[o + 3] = 255;
+        }
+      }
+    }
+    ctx.putImageData(img, 0, 0);
+    this.proposalOutlines.image(canvas);
+    this.proposalOutlines.visible(true);
+    this.previewLayer.batchDraw();
+  }
+
+  /** Fills the outlined items at these indices (hover, selection); an empty list clears. */
+  setProposalHighlight(indices: readonly number[]): void {
+    this.proposalHighlight.destroyChildren();
+    const shown = indices.filter((i) => this.proposalItems[i]);
+    for (const i of shown) {
+      const it = this.proposalItems[i];
+      const { x: bx, y: by, w, h } = it.box;
+      if (w <= 0 || h <= 0) continue;
+      const [r, g, b] = hexRgb(it.colour);
+      const canvas = document.createElement('canvas');
+      canvas.width = w;
+      canvas.height = h;
+      const ctx = canvas.getContext('2d')!;
+      const img = ctx.createImageData(w, h);
+      for (let k = 0; k < w * h; k++) {
+        if (!it.data[k]) continue;
+        img.data[k * 4] = r;
+        img.data[k * 4 + 1] = g;
+        img.data[k * 4 + 2] = b;
+        img.data[k * 4 + 3] = 120;
+      }
+      ctx.putImageData(img, 0, 0);
+      this.proposalHighlight.add(new Konva.Image({ image: canvas, x: bx, y: by, width: w, height: h }));
+    }
+    this.stage.container().dataset.proposalHighlight = shown.join(',');
     this.previewLayer.batchDraw();
   }
 

@@ -12,14 +12,18 @@ import { ReviewSidebar } from '../../review/ui/ReviewSidebar';
 import { SideBySideView } from '../../review/ui/SideBySideView';
 import { AgreementPanel } from '../../review/ui/AgreementPanel';
 import { AiAssist } from '../../inference/ui/AiAssist';
+import { Proposals } from '../../inference/ui/proposals/Proposals';
+import { PropagatePanel } from '../../inference/ui/propagate/PropagatePanel';
 import { ReviewerOverlay, ReviewerToggle } from '../../review/ui/ReviewerMode';
 
-function HeaderSlot({ db, clip, session, images, canvas }: EditorSlotContext) {
+function HeaderSlot({ db, clip, session, images, canvas, frameIndex, goToFrame }: EditorSlotContext) {
   return (
     <>
       <ReviewBar db={db} clip={clip} />
       <ReviewerToggle />
       <AiAssist session={session} images={images} canvas={canvas} />
+      <PropagatePanel session={session} images={images} frameIndex={frameIndex} goToFrame={goToFrame} />
+      <Proposals db={db} clip={clip} session={session} images={images} canvas={canvas} />
     </>
   );
 }

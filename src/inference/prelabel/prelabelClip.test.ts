@@ -77,7 +77,10 @@ describe('prelabelClip (real ORT, tiny models)', () => {
       { index: 0, image: frame(RED, GREEN) },
       { index: 1, image: frame(RED, GREEN) },
     ];
-    const r = await prelabelClip(client, frames, { ...base, onProgress: (d, t, e) => progress.push([d, t, e]) });
+    const within: [number, number][] = [];
+    const r = await prelabelClip(client, frames, { ...base, onProgress: (d, t, e) => progress.push([d, t, e]), onFrameProgress: (k, f) => within.push([k, f]) });
+    // Per-point progress inside each frame: 16 grid points, 1/16 .. 16/16, frame 0 then frame 1.
+    expect(within).toEqual([0, 1].flatMap((k) => Array.from({ length: 16 }, (_, i) => [k, (i + 1) / 16])));
     expect(progress.map(([d, t]) => [d, t])).toEqual([
       [1, 2],
       [2, 2],
@@ -180,15 +183,18 @@ describe('prelabelClip (real ORT, tiny models)', () => {
     const p = prelabelClip(client, frames, { ...base, signal: ac.signal, store: { db, clipId: clip.id }, onProgress: (done) => done === 1 && ac.abort() });
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
     expect(await snapshot(db)).toEqual(before);
-    // Aborting while a model call is in flight (the 5th SAM decode of frame 0) rejects too.
+    // Aborting while the batched SAM decode of frame 0 is in flight (after its 5th point) rejects too.
     const ac2 = new AbortController();
     let decodes = 0;
     const spy = Object.create(client) as InferenceClient;
-    spy.samDecode = (params, options) => {
-      const r = client.samDecode(params, options);
-      if (++decodes === 5) ac2.abort();
-      return r;
-    };
+    spy.samDecodeGrid = (params, options) =>
+      client.samDecodeGrid(params, {
+        ...options,
+        onProgress: (pr) => {
+          decodes = pr.loaded ?? 0;
+          if (decodes === 5) ac2.abort();
+        },
+      });
     const p2 = prelabelClip(spy, frames, { ...base, signal: ac2.signal, store: { db, clipId: clip.id } });
     await expect(p2).rejects.toMatchObject({ name: 'AbortError' });
     expect(decodes).toBe(5);

@@ -2,7 +2,8 @@
  * Pre-label a clip (issue 4, items 4-7, no UI): SPOC's pseudo-labelling pipeline over an
  * InferenceClient.
  *
- * Per frame: SAM over a point grid (every candidate mask of every point) -> minimum-area filter +
+ * Per frame: SAM over a point grid (every candidate mask of every point, one batched worker call
+ * returning cropped masks) -> minimum-area filter +
  * NMS (mask IoU 0.9, 50 px; spoc/nms.ts) -> CLIP image embeddings of the masked crops
  * (spoc/maskedCrop.ts) -> S_act / S_trf against the clip's two text prompts -> Eq. 1.
  * Across frames: greedy mask-IoU tracker (tracker.ts) -> applyDynamics per track.
@@ -19,11 +20,11 @@ import type { SpocDb } from '../../store/db';
 import { writeSourceLayers, type SourceLayersResult } from '../../store/sourceLayers';
 import type { InferenceClient } from '../runtime/inferenceClient';
 import { ERRORS, InferenceError } from '../runtime/protocol';
-import { cropMask, type CroppedMask } from '../spoc/croppedMask';
+import type { CroppedMask } from '../spoc/croppedMask';
 import { applyDynamics } from '../spoc/dynamics';
 import { labelProposal, SPOC_EQ1_DEFAULTS, type ProposalState } from '../spoc/eq1';
 import { maskedCrop } from '../spoc/maskedCrop';
-import { nms, SPOC_NMS_DEFAULTS } from '../spoc/nms';
+import { SPOC_NMS_DEFAULTS } from '../spoc/nms';
 import { pointGrid } from '../spoc/pointGrid';
 import { stateScores } from '../spoc/similarity';
 import { paintProposals } from './paint';
@@ -59,6 +60,8 @@ export interface PrelabelOptions {
   signal?: AbortSignal;
   /** After each frame: frames done, total (null if unknown), estimated ms left (null until known). */
   onProgress?: (done: number, total: number | null, etaMs: number | null) => void;
+  /** Within a frame: the fraction of its grid points decoded so far (for a smooth progress bar). */
+  onFrameProgress?: (frameIndex: number, fraction: number) => void;
   /** Where to write the `proposal` layers (replacing an existing proposal set). Omit to only compute. */
   store?: { db: SpocDb; clipId: string };
   /** Provenance `by` for the written layers (default "prelabel: <sam> + <clip>"). */
@@ -90,7 +93,7 @@ export interface PrelabelFrameResult {
   /** SAM masks decoded, kept after the area filter + NMS. */
   candidates: number;
   kept: number;
-  /** Wall time of the frame; of it, waiting for SAM (encode + decodes) and CLIP calls; the rest is our own work (crops, NMS, scoring). */
+  /** Wall time of the frame; of it, waiting for SAM (encode + the grid decode, which includes the worker's NMS) and CLIP calls; the rest is our own work (crops, scoring). */
   ms: number;
   samMs: number;
   clipMs: number;
@@ -164,18 +167,25 @@ export async function prelabelClip(
     samMs += performance.now() - ts;
     const candidates: { mask: CroppedMask; score: number; point: { x: number; y: number } }[] = [];
     const pts = options.points ? options.points(width, height) : pointGrid(width, height, options.gridSize ?? 32);
+    let decoded: number;
     try {
-      for (const point of pts) {
-        ts = performance.now();
-        const r = await client.samDecode({ modelId: models.sam, frameKey, prompt: { points: [{ x: point.x, y: point.y, positive: true }] }, candidates: 'all' }, call);
-        samMs += performance.now() - ts;
-        for (const c of r.candidates) candidates.push({ mask: cropMask(c.mask.data, r.width, r.height), score: c.iou, point: { x: point.x, y: point.y } });
-      }
+      // One batched request: the worker thresholds and crops every candidate, drops those under the
+      // minimum area and runs NMS, so no full-frame mask crosses postMessage and the UI thread never
+      // runs the quadratic NMS.
+      ts = performance.now();
+      const r = await client.samDecodeGrid(
+        { modelId: models.sam, frameKey, points: pts.map((p) => ({ x: p.x, y: p.y })), minArea: nmsOptions.minArea, nmsIou: nmsOptions.iouThreshold },
+        { signal, onProgress: (p) => p.total && options.onFrameProgress?.(index, (p.loaded ?? 0) / p.total) },
+      );
+      samMs += performance.now() - ts;
+      decoded = r.decoded;
+      for (const c of r.candidates) candidates.push({ mask: c.mask, score: c.iou, point: { x: pts[c.pointIndex].x, y: pts[c.pointIndex].y } });
     } finally {
       // The embedding is of no use after this frame; free the worker's cache (best effort).
       await client.evictEmbeddings({ modelId: models.sam, frameKeys: [frameKey] }).catch(() => undefined);
     }
-    const kept = nms(candidates, nmsOptions).map((i) => candidates[i]);
+    // NMS ran in the worker (same rule as spoc/nms.ts): the candidates are the kept ones, best first.
+    const kept = candidates;
     const sAct: number[] = [];
     const sTrf: number[] = [];
     for (let s = 0; s < kept.length; s += batch) {
@@ -198,7 +208,7 @@ export async function prelabelClip(
       scores: kept.map((p) => p.score),
       sAct,
       sTrf,
-      candidates: candidates.length,
+      candidates: decoded,
       ms: performance.now() - tf,
       samMs,
       clipMs,

@@ -18,6 +18,7 @@ import { chooseBackend, wasmThreads, type Backend, type EnvironmentProbe } from 
 import { ByteLru } from './byteLru';
 import { fetchBytes as defaultFetch, type ProgressFn } from './fetchBytes';
 import { JobQueue } from './jobQueue';
+import { decodeGrid } from './samGrid';
 import { createSession, type CreatedSession, type Ort } from './ortSession';
 import {
   ERRORS,
@@ -308,6 +309,24 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       if (!params.prompt || !Array.isArray(params.prompt.points)) throw bad('prompt.points must be an array');
       ctx.checkpoint();
       return adapter.decode(embedding, params.prompt, { candidates: params.candidates ?? 'all' });
+    },
+    samDecodeGrid: async (ctx, params) => {
+      const adapter = sam(params?.modelId);
+      const frameKey = requireString(params.frameKey, 'frameKey');
+      const embedding = cache.get(cacheKey(params.modelId, frameKey));
+      if (!embedding) throw new InferenceError(ERRORS.embeddingMissing, `frame "${frameKey}" is not encoded (or was evicted); call samEncode first`);
+      if (!Array.isArray(params.points) || params.points.length > 100_000) throw bad('points must be an array of at most 100000 {x, y}');
+      const points = params.points.map((p, i) => {
+        if (!p || !Number.isFinite(p.x) || !Number.isFinite(p.y)) throw bad(`points[${i}] must have finite x and y`);
+        return { x: p.x, y: p.y };
+      });
+      const minArea = params.minArea ?? 0;
+      if (!Number.isFinite(minArea)) throw bad('minArea must be a finite number');
+      if (params.nmsIou !== undefined && !Number.isFinite(params.nmsIou)) throw bad('nmsIou must be a finite number');
+      return decodeGrid(adapter, embedding, { ...params, points, minArea }, {
+        checkpoint: () => ctx.checkpoint(),
+        progress: (done, total) => ctx.progress({ modelId: params.modelId, file: 'decoder', phase: 'decode', loaded: done, total }),
+      });
     },
     clipEmbedImages: async (ctx, params) => {
       const adapter = clip(params?.modelId);

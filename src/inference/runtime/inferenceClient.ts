@@ -104,6 +104,10 @@ export class InferenceClient {
     return this.call('samDecode', params, options);
   }
 
+  samDecodeGrid(params: Api['samDecodeGrid']['params'], options?: CallOptions) {
+    return this.call('samDecodeGrid', params, options);
+  }
+
   clipEmbedImages(params: Api['clipEmbedImages']['params'], options?: CallOptions) {
     return this.call('clipEmbedImages', params, options);
   }

@@ -15,6 +15,7 @@ import type { GoldenSpec, SelfTestResult } from '../models/golden';
 import type { ModelFamily } from '../models/manifest';
 import type { SamPrompt } from '../models/samGeometry';
 import type { SamDecodeResult, SamTimings } from '../models/samTypes';
+import type { CroppedMask } from '../spoc/croppedMask';
 import type { Backend, BackendPreference } from './backend';
 
 export interface InitParams {
@@ -69,6 +70,42 @@ export interface SamEncodeResult {
   timings: SamTimings | null;
 }
 
+export interface SamGridParams {
+  modelId: string;
+  frameKey: string;
+  /** One single-positive-point prompt per entry, in frame coordinates (e.g. spoc/pointGrid). */
+  points: { x: number; y: number }[];
+  /** Candidates smaller than this (px) are dropped in the worker (default 0: keep every non-empty mask). */
+  minArea?: number;
+  /**
+   * Mask-IoU NMS threshold (spoc/nms.ts, score = predicted IoU) applied in the worker; then only the
+   * kept candidates return, best first. Omit to get every candidate in decode order.
+   */
+  nmsIou?: number;
+}
+
+/** One thresholded candidate of a grid decode, cropped to its box so ~1000 masks stay small. */
+export interface SamGridCandidate {
+  /** Index into params.points, and of the mask among that prompt's outputs. */
+  pointIndex: number;
+  maskIndex: number;
+  /** The model's predicted IoU. */
+  iou: number;
+  mask: CroppedMask;
+}
+
+export interface SamGridResult {
+  width: number;
+  height: number;
+  candidates: SamGridCandidate[];
+  /** Masks the decoder produced (before dropping empty and small ones, and NMS). */
+  decoded: number;
+  /** Wall time in the worker; of it, inside the decoder's session.run, and NMS. */
+  ms: number;
+  modelMs: number;
+  nmsMs: number;
+}
+
 export interface EmbedResult {
   embeddings: Float32Array[];
   ms: number;
@@ -93,6 +130,12 @@ export interface Api {
   samEncode: { params: { modelId: string; frameKey: string; image: RgbaImage }; result: SamEncodeResult };
   /** Decode a prompt against a cached frame embedding. */
   samDecode: { params: { modelId: string; frameKey: string; prompt: SamPrompt; candidates?: 'all' | 'best' }; result: SamDecodeResult };
+  /**
+   * Many single-point prompts against one cached embedding (SAM's automatic-mask grid): every
+   * candidate comes back thresholded and cropped (full-frame masks never cross postMessage).
+   * Reports progress as phase 'decode' with loaded/total points; a cancel stops between points.
+   */
+  samDecodeGrid: { params: SamGridParams; result: SamGridResult };
   clipEmbedImages: { params: { modelId: string; images: RgbaImage[] }; result: EmbedResult };
   clipEmbedTexts: { params: { modelId: string; texts: string[] }; result: EmbedResult };
   /** Drop cached embeddings: of some frames, of a model, or all. */
@@ -119,7 +162,7 @@ export interface Progress {
   modelId: string;
   /** File role ("encoder", "tokenizer", ...). */
   file: string;
-  phase: 'download' | 'session' | 'selftest';
+  phase: 'download' | 'session' | 'selftest' | 'decode';
   loaded?: number;
   total?: number;
 }

@@ -44,17 +44,71 @@ export function cropMask(data: Uint8Array, width: number, height: number): Cropp
   return { frameWidth: width, frameHeight: height, box, data: out, area };
 }
 
-/** Pixels set in both masks (only the overlap of the two boxes is read). */
+/**
+ * Each row's runs of set pixels, in frame x: NMS compares thousands of mask pairs, and SAM masks
+ * have a run or two per row, so counting overlap run against run is far cheaper than pixel by
+ * pixel. Computed once per mask and kept beside it (a WeakMap: the mask stays a plain,
+ * structured-cloneable object).
+ */
+interface RowRuns {
+  /** Runs of box row j are pairs rowStart[j] .. rowStart[j + 1] - 1 of `xs` (start, end exclusive). */
+  rowStart: Int32Array;
+  xs: Int32Array;
+}
+
+const runsCache = new WeakMap<CroppedMask, RowRuns>();
+
+function rowRuns(m: CroppedMask): RowRuns {
+  let r = runsCache.get(m);
+  if (r) return r;
+  const { w, h, x: bx } = m.box;
+  const rowStart = new Int32Array(h + 1);
+  let xs = new Int32Array(Math.max(16, 2 * h));
+  let n = 0;
+  for (let j = 0; j < h; j++) {
+    rowStart[j] = n;
+    const row = j * w;
+    let x = 0;
+    while (x < w) {
+      while (x < w && m.data[row + x] === 0) x++;
+      if (x === w) break;
+      const start = x;
+      while (x < w && m.data[row + x] !== 0) x++;
+      if (n + 2 > xs.length) {
+        const grown = new Int32Array(xs.length * 2);
+        grown.set(xs);
+        xs = grown;
+      }
+      xs[n++] = bx + start;
+      xs[n++] = bx + x;
+    }
+  }
+  rowStart[h] = n;
+  r = { rowStart, xs };
+  runsCache.set(m, r);
+  return r;
+}
+
+/** Pixels set in both masks (only rows in both boxes are read, run against run). */
 export function intersectionArea(a: CroppedMask, b: CroppedMask): number {
-  const x0 = Math.max(a.box.x, b.box.x);
   const y0 = Math.max(a.box.y, b.box.y);
-  const x1 = Math.min(a.box.x + a.box.w, b.box.x + b.box.w);
   const y1 = Math.min(a.box.y + a.box.h, b.box.y + b.box.h);
+  if (y1 <= y0 || Math.max(a.box.x, b.box.x) >= Math.min(a.box.x + a.box.w, b.box.x + b.box.w)) return 0;
+  const ra = rowRuns(a);
+  const rb = rowRuns(b);
   let n = 0;
   for (let y = y0; y < y1; y++) {
-    const ra = (y - a.box.y) * a.box.w - a.box.x;
-    const rb = (y - b.box.y) * b.box.w - b.box.x;
-    for (let x = x0; x < x1; x++) if (a.data[ra + x] && b.data[rb + x]) n++;
+    let i = ra.rowStart[y - a.box.y];
+    const iEnd = ra.rowStart[y - a.box.y + 1];
+    let k = rb.rowStart[y - b.box.y];
+    const kEnd = rb.rowStart[y - b.box.y + 1];
+    while (i < iEnd && k < kEnd) {
+      const lo = Math.max(ra.xs[i], rb.xs[k]);
+      const hi = Math.min(ra.xs[i + 1], rb.xs[k + 1]);
+      if (hi > lo) n += hi - lo;
+      if (ra.xs[i + 1] < rb.xs[k + 1]) i += 2;
+      else k += 2;
+    }
   }
   return n;
 }

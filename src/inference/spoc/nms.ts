@@ -8,6 +8,7 @@
  * available for parity but not the default. As in torchvision, a proposal is suppressed when its
  * IoU with a kept, higher-scoring one is strictly greater than the threshold.
  */
+import type { Box } from '../../masks/labelMap';
 import { boxIou, maskIou, type CroppedMask } from './croppedMask';
 
 export interface Proposal {
@@ -37,9 +38,15 @@ export function nms(proposals: readonly Proposal[], options: NmsOptions = {}): n
     let suppressed = false;
     for (const k of kept) {
       const o = proposals[k].mask;
-      // Cheap bounds before counting pixels: disjoint boxes, or areas too different to exceed the threshold.
-      if (boxIou(m.box, o.box) === 0) continue;
-      if (by === 'mask' && Math.min(m.area, o.area) / Math.max(m.area, o.area) <= iouThreshold) continue;
+      // Cheap bounds before counting pixels: disjoint boxes, areas too different to exceed the
+      // threshold, or too little box overlap (the intersection is at most the boxes' overlap).
+      const boxInter = boxIntersection(m.box, o.box);
+      if (boxInter === 0) continue;
+      if (by === 'mask') {
+        if (Math.min(m.area, o.area) / Math.max(m.area, o.area) <= iouThreshold) continue;
+        const most = Math.min(boxInter, m.area, o.area);
+        if (most / (m.area + o.area - most) <= iouThreshold) continue;
+      }
       const iou = by === 'box' ? boxIou(m.box, o.box) : maskIou(m, o);
       if (iou > iouThreshold) {
         suppressed = true;
@@ -49,4 +56,10 @@ export function nms(proposals: readonly Proposal[], options: NmsOptions = {}): n
     if (!suppressed) kept.push(i);
   }
   return kept;
+}
+
+function boxIntersection(a: Box, b: Box): number {
+  const iw = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const ih = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return iw > 0 && ih > 0 ? iw * ih : 0;
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { solidImage } from '../testSupport';
 import { boxIou, cropMask, intersectionArea, maskIou, type CroppedMask } from './croppedMask';
@@ -26,7 +27,48 @@ describe('cropped masks', () => {
   });
 });
 
+describe('intersectionArea (row runs)', () => {
+  it('equals a pixel count on random masks, boxes overlapping or not (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 24 }),
+        fc.integer({ min: 1, max: 24 }),
+        fc.uint8Array({ min: 0, max: 1, minLength: 576, maxLength: 576 }),
+        fc.uint8Array({ min: 0, max: 1, minLength: 576, maxLength: 576 }),
+        (w, h, bitsA, bitsB) => {
+          const a = cropMask(bitsA.slice(0, w * h), w, h);
+          const b = cropMask(bitsB.slice(0, w * h), w, h);
+          let n = 0;
+          for (let i = 0; i < w * h; i++) if (bitsA[i] && bitsB[i]) n++;
+          expect(intersectionArea(a, b)).toBe(n);
+          expect(intersectionArea(b, a)).toBe(n);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('nms', () => {
+  it('keeps what the plain greedy rule keeps: the cheap bounds never change the answer (property)', () => {
+    const W = 20;
+    const boxArb = fc.tuple(fc.nat(W - 1), fc.nat(W - 1), fc.integer({ min: 1, max: W }), fc.integer({ min: 1, max: W }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(boxArb, fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 25 }), fc.constantFrom(0.3, 0.5, 0.9), (items, thr) => {
+        const proposals = items.map(([[x, y, w, h], score]) => {
+          const bits = new Uint8Array(W * W);
+          for (let j = y; j < Math.min(W, y + h); j++) for (let i = x; i < Math.min(W, x + w); i++) bits[j * W + i] = 1;
+          return { mask: cropMask(bits, W, W), score };
+        });
+        const order = proposals.map((_, i) => i).sort((a, b) => proposals[b].score - proposals[a].score || a - b);
+        const plain: number[] = [];
+        for (const i of order) if (!plain.some((k) => maskIou(proposals[i].mask, proposals[k].mask) > thr)) plain.push(i);
+        expect(nms(proposals, { iouThreshold: thr, minArea: 1 })).toEqual(plain);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   const P = (mask: CroppedMask, score: number): Proposal => ({ mask, score });
 
   it('keeps the best of near-duplicates (IoU > 0.9) and drops masks under the minimum area', () => {

@@ -1,31 +1,28 @@
 /**
  * The editor's AI-assist strip: a "Models" button opening the Models dialog (pick files, see the
  * backend, load progress and self-tests), the SAM tool's status, and the glue that gives the
- * editor session a SamTool once a SAM model is ready. Pixels never pass through React: the tool
- * draws its preview through the canvas handle and commits through the session.
+ * editor session a SamTool once a SAM model is ready — until then the weight-free FallbackTool
+ * (src/inference/classical: GrabCut / colour fill / scissors) and "Suggest states (fallback)".
+ * Pixels never pass through React: the tool draws its preview through the canvas handle and
+ * commits through the session.
  */
-import { useEffect, useRef, useState, useSyncExternalStore, useCallback } from 'react';
-import type { RgbaImage } from '../../masks/labelMap';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, useCallback } from 'react';
+import { shownFrameRgba } from './frameSource';
 import type { EditorSession } from '../../annotator/session/editorSession';
 import type { FrameImageCache } from '../../annotator/session/frameImages';
 import type { CanvasHandle } from '../../annotator/ui/CanvasHost';
 import { inferenceClient, pickModelFiles, restoreModels, samModelOf, useAssist, type ModelStatus } from './assistStore';
 import { SamTool } from './samTool';
+import { AcceptButtons } from './AcceptButtons';
+import { FallbackTool } from './fallback/fallbackTool';
+import { classicalClient } from '../classical/classicalClient';
+import { FallbackStatusLine } from './fallback/FallbackStatusLine';
+import { SuggestStates } from './fallback/SuggestStates';
 
 interface Props {
   session: EditorSession;
   images: FrameImageCache;
   canvas: React.RefObject<CanvasHandle | null>;
-}
-
-async function frameRgba(images: FrameImageCache, k: number): Promise<RgbaImage> {
-  const bitmap = await images.get(k);
-  if (!bitmap) throw new Error(`frame ${k + 1} has no stored image`);
-  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-  const ctx = canvas.getContext('2d')!;
-  ctx.drawImage(bitmap, 0, 0);
-  const data = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
-  return { width: data.width, height: data.height, data: data.data };
 }
 
 export function AiAssist({ session, images, canvas }: Props) {
@@ -50,7 +47,7 @@ export function AiAssist({ session, images, canvas }: Props) {
     let tool: SamTool | null = null;
     void inferenceClient().then((client) => {
       if (!alive) return;
-      tool = new SamTool({ backend: client, modelId: samModelId, clipId: session.clip.id, frameCount: session.clip.frameCount, getImage: (k) => frameRgba(images, k) });
+      tool = new SamTool({ backend: client, modelId: samModelId, clipId: session.clip.id, frameCount: session.clip.frameCount, getImage: (k) => shownFrameRgba(images, k) });
       session.setSamTool(tool);
       setSam(tool);
     });
@@ -64,23 +61,37 @@ export function AiAssist({ session, images, canvas }: Props) {
     };
   }, [session, images, samModelId]);
 
-  // Encode the shown frame while the SAM tool is active; redraw its preview on every change.
-  const active = state.tool === 'sam';
+  // Without a SAM model (none picked, or still loading) the AI tool is the weight-free fallback:
+  // GrabCut / colour fill on OpenCV.js in the classical worker, started on first use.
+  const fallback = useMemo(() => (samModelId ? null : new FallbackTool({ backend: classicalClient, getImage: (k) => shownFrameRgba(images, k) })), [images, samModelId]);
   useEffect(() => {
-    if (!sam || !active) return;
-    void sam.setFrame(session.toolContext);
-    const offFrame = session.onFrame(() => void sam.setFrame(session.toolContext));
+    if (!fallback) return;
+    session.setSamTool(fallback);
+    return () => {
+      session.setSamTool(null);
+      fallback.destroy();
+    };
+  }, [session, fallback]);
+
+  // Encode the shown frame while the SAM tool is active (or fetch it for the fallback); redraw the
+  // preview on every change.
+  const active = state.tool === 'sam';
+  const assist = sam ?? fallback;
+  useEffect(() => {
+    if (!assist || !active) return;
+    void assist.setFrame(session.toolContext);
+    const offFrame = session.onFrame(() => void assist.setFrame(session.toolContext));
     const view = () => canvas.current?.canvasView();
-    const draw = () => view()?.setSamPreview(sam.preview, session.snapshot.activeClass);
-    const offSam = sam.subscribe(draw);
+    const draw = () => view()?.setSamPreview(assist.preview, session.snapshot.activeClass);
+    const offSam = assist.subscribe(draw);
     draw();
     return () => {
       offFrame();
       offSam();
-      sam.clear();
+      assist.clear();
       view()?.setSamPreview(null, 0);
     };
-  }, [sam, active, session, canvas]);
+  }, [assist, active, session, canvas]);
 
   // Tab / Shift+Tab, Enter / Shift+Enter and Escape belong to the SAM tool while it is active; taken
   // in the capture phase so the editor's own key handler (and focus navigation) never sees them.
@@ -116,7 +127,9 @@ export function AiAssist({ session, images, canvas }: Props) {
       >
         Models{models.length > 0 ? ` (${models.filter((m) => m.state === 'ready').length}/${models.length})` : ''}
       </button>
-      {active && (
+      {active && !sam && fallback && <FallbackStatusLine tool={fallback} session={session} />}
+      {!sam && <SuggestStates session={session} canvas={canvas} getImage={(k) => shownFrameRgba(images, k)} />}
+      {active && !(fallback && !sam) && (
         <span className="text-xs text-cyan-300" data-testid="sam-status" data-state={sam ? status : 'no-model'}>
           {sam
             ? `SAM: ${message || status}${Number(count) > 1 ? ` · mask ${Number(selected) + 1}/${count} (Tab)` : ''} · Enter accept, Shift+Enter add, Esc clear`
@@ -126,17 +139,7 @@ export function AiAssist({ session, images, canvas }: Props) {
         </span>
       )}
       {active && sam && Number(count) > 0 && (
-        <span className="flex gap-1 text-xs">
-          <button className="rounded bg-zinc-700 px-2 py-0.5 hover:bg-zinc-600" data-testid="sam-accept" onClick={() => session.toolKey('Enter')} title="Accept (Enter)">
-            Accept
-          </button>
-          <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" onClick={() => session.toolKey('Enter', true)} title="Add to the region (Shift+Enter)">
-            Add
-          </button>
-          <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" onClick={() => session.toolKey('Escape')} title="Clear the prompts (Esc)">
-            Clear
-          </button>
-        </span>
+        <AcceptButtons session={session} />
       )}
       {open && <ModelsDialog onClose={() => setOpen(false)} />}
     </>
@@ -190,7 +193,9 @@ function ModelsDialog({ onClose }: { onClose: () => void }) {
             }}
           />
         </label>
-        {models.length === 0 && <p className="text-zinc-500">No models loaded. Without weights the assists are unavailable.</p>}
+        {models.length === 0 && (
+          <p className="text-zinc-500">No models loaded. Without weights the AI tool falls back to classical OpenCV assists (GrabCut box, colour fill click, state suggestions).</p>
+        )}
         <ul className="space-y-1">
           {models.map((m) => (
             <ModelRow key={m.id} m={m} />

@@ -1,0 +1,248 @@
+/**
+ * One propagation step, frame t -> t+1, framework-free: the regions of t's label map are prompted
+ * on t+1 (SAM: box + interior points per region, through the inference client) and combined into
+ * t+1's map with a confidence. Re-detection replaces a region's prompt by one made from the SAM
+ * grid proposal that overlaps it best on t+1 (SPOC re-runs detection every 10 frames because
+ * trackers lose morphing objects). Without a SAM model the optical-flow fallback warps the whole
+ * map instead (src/inference/classical).
+ */
+import type { LabelMap, RgbaImage } from '../../masks/labelMap';
+import type { SamPrompt } from '../models/samGeometry';
+import type { SamDecodeResult } from '../models/samTypes';
+import type { CallOptions } from '../runtime/inferenceClient';
+import type { SamEncodeResult, SamGridParams, SamGridResult } from '../runtime/protocol';
+import { cropMask, maskIou, type CroppedMask } from '../spoc/croppedMask';
+import { nms, SPOC_NMS_DEFAULTS } from '../spoc/nms';
+import { pointGrid } from '../spoc/pointGrid';
+import { combineRegions } from './combine';
+import { frameConfidence, regionConfidence, shapeAgreement } from './confidence';
+import { regionPrompt, type RegionPromptOptions } from './prompts';
+import { stateRegions, type PropRegion } from './regions';
+
+/** What propagation needs from the inference client (InferenceClient satisfies it). */
+export interface SamPropagationBackend {
+  samEncode(params: { modelId: string; frameKey: string; image: RgbaImage }, options?: CallOptions): Promise<SamEncodeResult>;
+  samDecode(params: { modelId: string; frameKey: string; prompt: SamPrompt; candidates?: 'all' | 'best' }, options?: CallOptions): Promise<SamDecodeResult>;
+  /** Batched grid decode with NMS in the worker; used for re-detection when present. */
+  samDecodeGrid?(params: SamGridParams, options?: CallOptions): Promise<SamGridResult>;
+}
+
+/** The optical-flow fallback (src/inference/classical/classicalClient.ts satisfies it). */
+export interface FlowPropagationBackend {
+  propagateByFlow(prev: RgbaImage, next: RgbaImage, labels: LabelMap): Promise<{ map: LabelMap; confidence: number }>;
+}
+
+export type PropagationMethod = 'sam' | 'flow';
+
+export interface RegionOutcome {
+  label: 1 | 2;
+  instanceId: number | null;
+  previousArea: number;
+  area: number;
+  /** SAM's predicted IoU of the kept mask (flow: the flow's confidence). */
+  quality: number;
+  shape: number;
+  confidence: number;
+  /** The prompt came from a re-detected grid proposal. */
+  redetected: boolean;
+}
+
+export interface PropagationResult {
+  from: number;
+  to: number;
+  method: PropagationMethod;
+  map: LabelMap;
+  /** Frame confidence (docs/inference.md, "Propagation"); null when t had no regions. */
+  confidence: number | null;
+  regions: RegionOutcome[];
+  /** Re-detection ran on this frame. */
+  redetected: boolean;
+  ms: number;
+}
+
+export interface PropagationSource {
+  /** Frame pixels (decoded), for SAM's encoder or the flow. */
+  getImage(k: number): Promise<RgbaImage>;
+  /** Key of frame k in the worker's embedding cache (shared with the SAM click tool). */
+  frameKey(k: number): string;
+}
+
+export interface PropagateFrameOptions extends RegionPromptOptions {
+  from: number;
+  /** Frame t's label map. */
+  previous: LabelMap;
+  tags?: readonly { id: number; x: number; y: number }[];
+  minArea?: number;
+  /** Run re-detection on t+1. */
+  redetect?: boolean;
+  /** Points per side of the re-detection grid (default 16: 256 decodes). */
+  gridSize?: number;
+  signal?: AbortSignal;
+}
+
+export type PropagationEngine =
+  | { kind: 'sam'; backend: SamPropagationBackend; modelId: string }
+  | { kind: 'flow'; backend: FlowPropagationBackend };
+
+function aborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new DOMException('propagation cancelled', 'AbortError');
+}
+
+function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DOMException('propagation cancelled', 'AbortError'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export async function propagateFrame(engine: PropagationEngine, source: PropagationSource, options: PropagateFrameOptions): Promise<PropagationResult> {
+  const t0 = performance.now();
+  const { previous, from } = options;
+  const to = from + 1;
+  const regions = stateRegions(previous, { minArea: options.minArea, tags: options.tags });
+  aborted(options.signal);
+  if (engine.kind === 'flow') return propagateByFlow(engine.backend, source, options, regions, t0);
+
+  const { backend, modelId } = engine;
+  const call = { signal: options.signal };
+  const frameKey = source.frameKey(to);
+  if (regions.length > 0) {
+    const image = await source.getImage(to);
+    aborted(options.signal);
+    await backend.samEncode({ modelId, frameKey, image }, { ...call, transfer: true });
+  }
+  const proposals = options.redetect && regions.length > 0 ? await gridProposals(backend, modelId, frameKey, previous, options) : [];
+  const outcomes: RegionOutcome[] = [];
+  const items: { label: 1 | 2; mask: CroppedMask; confidence: number }[] = [];
+  for (const region of regions) {
+    aborted(options.signal);
+    const anchor = bestOverlap(region.mask, proposals);
+    const prompt = regionPrompt(anchor ?? region.mask, options);
+    const r = await backend.samDecode({ modelId, frameKey, prompt, candidates: 'best' }, call);
+    const best = r.candidates[0];
+    const mask = best ? cropMask(best.mask.data, r.width, r.height) : cropMask(new Uint8Array(r.width * r.height), r.width, r.height);
+    const quality = best?.iou ?? 0;
+    const confidence = regionConfidence(quality, region.mask, mask);
+    outcomes.push({
+      label: region.label,
+      instanceId: region.instanceId,
+      previousArea: region.mask.area,
+      area: mask.area,
+      quality,
+      shape: mask.area > 0 ? shapeAgreement(region.mask, mask) : 0,
+      confidence,
+      redetected: anchor !== null,
+    });
+    items.push({ label: region.label, mask, confidence });
+  }
+  return {
+    from,
+    to,
+    method: 'sam',
+    map: combineRegions(previous.width, previous.height, items),
+    confidence: frameConfidence(outcomes),
+    regions: outcomes,
+    redetected: proposals.length > 0,
+    ms: performance.now() - t0,
+  };
+}
+
+/**
+ * SAM's automatic proposals on t+1 from a point grid, NMS as SPOC (mask IoU 0.9, 50 px): one
+ * batched call when the client has it (every candidate mask of every point, NMS in the worker),
+ * else one decode per point keeping its best mask.
+ */
+async function gridProposals(
+  backend: SamPropagationBackend,
+  modelId: string,
+  frameKey: string,
+  previous: LabelMap,
+  options: PropagateFrameOptions,
+): Promise<CroppedMask[]> {
+  const points = pointGrid(previous.width, previous.height, options.gridSize ?? 16);
+  if (backend.samDecodeGrid) {
+    const r = await backend.samDecodeGrid({ modelId, frameKey, points, minArea: SPOC_NMS_DEFAULTS.minArea, nmsIou: SPOC_NMS_DEFAULTS.iouThreshold }, { signal: options.signal });
+    return r.candidates.map((c) => c.mask);
+  }
+  const found: { mask: CroppedMask; score: number }[] = [];
+  for (const p of points) {
+    aborted(options.signal);
+    const r = await backend.samDecode({ modelId, frameKey, prompt: { points: [{ x: p.x, y: p.y, positive: true }] }, candidates: 'best' }, { signal: options.signal });
+    const c = r.candidates[0];
+    if (c && c.mask.area > 0) found.push({ mask: cropMask(c.mask.data, r.width, r.height), score: c.iou });
+  }
+  return nms(found).map((i) => found[i].mask);
+}
+
+/**
+ * The proposal that overlaps the region best, by mask IoU with the region's previous mask (raw
+ * overlap would pick the background proposal, which contains everything). Null when none overlaps.
+ */
+export function bestOverlap(region: CroppedMask, proposals: readonly CroppedMask[]): CroppedMask | null {
+  let best: CroppedMask | null = null;
+  let bestIou = 0;
+  for (const p of proposals) {
+    const iou = maskIou(region, p);
+    if (iou > bestIou) {
+      bestIou = iou;
+      best = p;
+    }
+  }
+  return best;
+}
+
+async function propagateByFlow(
+  backend: FlowPropagationBackend,
+  source: PropagationSource,
+  options: PropagateFrameOptions,
+  regions: PropRegion[],
+  t0: number,
+): Promise<PropagationResult> {
+  const { previous, from } = options;
+  const to = from + 1;
+  if (regions.length === 0) {
+    return { from, to, method: 'flow', map: combineRegions(previous.width, previous.height, []), confidence: null, regions: [], redetected: false, ms: performance.now() - t0 };
+  }
+  const [prevImage, nextImage] = await Promise.all([source.getImage(from), source.getImage(to)]);
+  aborted(options.signal);
+  // Only the regions propagation carries (specks dropped), as with SAM.
+  const carried = combineRegions(previous.width, previous.height, regions.map((r) => ({ label: r.label, mask: r.mask, confidence: 0 })));
+  // The flow call takes no signal: race it, so Cancel answers at once even if the worker is slow.
+  const flow = await abortable(backend.propagateByFlow(prevImage, nextImage, carried), options.signal);
+  aborted(options.signal);
+  // Per region: the new region of the same state that overlaps the warped one most is its successor.
+  const nextRegions = stateRegions(flow.map, { minArea: 1 });
+  const outcomes: RegionOutcome[] = regions.map((region) => {
+    const same = nextRegions.filter((n) => n.label === region.label).map((n) => n.mask);
+    const successor = successorOf(region.mask, same);
+    const confidence = successor ? regionConfidence(flow.confidence, region.mask, successor) : 0;
+    return {
+      label: region.label,
+      instanceId: region.instanceId,
+      previousArea: region.mask.area,
+      area: successor?.area ?? 0,
+      quality: flow.confidence,
+      shape: successor ? shapeAgreement(region.mask, successor) : 0,
+      confidence,
+      redetected: false,
+    };
+  });
+  return { from, to, method: 'flow', map: flow.map, confidence: frameConfidence(outcomes), regions: outcomes, redetected: false, ms: performance.now() - t0 };
+}
+
+/** Flow moves a region, so the successor is the candidate with the largest shape agreement. */
+function successorOf(previous: CroppedMask, candidates: readonly CroppedMask[]): CroppedMask | null {
+  let best: CroppedMask | null = null;
+  let bestScore = 0;
+  for (const c of candidates) {
+    const s = shapeAgreement(previous, c);
+    if (s > bestScore) {
+      bestScore = s;
+      best = c;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,107 @@
+/**
+ * The "Suggest states (fallback)" button: trains the colour/texture classifier (in the classical
+ * worker) on the clip's other labelled frames, previews the transformed pixels it proposes for the
+ * shown frame, and writes the suggestion to gt as one undoable step on Accept.
+ */
+import { useEffect, useState } from 'react';
+import type { RgbaImage } from '../../../masks/labelMap';
+import type { EditorSession } from '../../../annotator/session/editorSession';
+import type { CanvasHandle } from '../../../annotator/ui/CanvasHost';
+import { classicalClient, type StateSuggestion } from '../../classical/classicalClient';
+import { toBinaryMask } from '../../classical/images';
+import { objectMask, suggestionPatch, trainingFrames } from './suggestStates';
+
+interface Props {
+  session: EditorSession;
+  canvas: React.RefObject<CanvasHandle | null>;
+  getImage(k: number): Promise<RgbaImage>;
+}
+
+interface Pending {
+  frameIndex: number;
+  suggestion: StateSuggestion;
+  targetMask: Uint8Array | undefined;
+  trainedOn: number[];
+}
+
+export function SuggestStates({ session, canvas, getImage }: Props) {
+  const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [note, setNote] = useState('');
+
+  // A suggestion belongs to its frame: moving away drops it.
+  useEffect(() => session.onFrame(() => setPending(null)), [session]);
+
+  // Preview: the pixels it would make transformed, tinted like the AI tool's preview.
+  useEffect(() => {
+    const view = canvas.current?.canvasView();
+    if (!pending || !view) return;
+    const { width, height } = session.clip;
+    const trf = pending.suggestion.labels.map((v) => (v === 2 ? 1 : 0));
+    view.setSamPreview({ mask: toBinaryMask(width, height, trf), points: [], box: null }, 2);
+    return () => view.setSamPreview(null, 0);
+  }, [pending, canvas, session]);
+
+  const suggest = async () => {
+    const k = session.snapshot.frameIndex;
+    setBusy(true);
+    setNote('training on labelled frames…');
+    try {
+      const { frames, indices } = await trainingFrames({ frameCount: session.clip.frameCount, loadMap: (j) => session.loadMap(j), getImage }, k);
+      if (frames.length === 0) throw new Error('no other frame of this clip has actionable or transformed pixels to learn from');
+      const targetMask = objectMask(session.map);
+      const client = await classicalClient();
+      const suggestion = await client.classifyStates(frames, await getImage(k), targetMask);
+      if (session.snapshot.frameIndex !== k) return;
+      setPending({ frameIndex: k, suggestion, targetMask, trainedOn: indices });
+      setNote('');
+    } catch (e) {
+      setNote(`suggestion failed: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const accept = () => {
+    if (!pending) return;
+    const ctx = session.toolContext;
+    if (ctx.frameIndex === pending.frameIndex) {
+      const patch = suggestionPatch(ctx.map, ctx.frameIndex, pending.suggestion, pending.targetMask);
+      if (patch) {
+        ctx.commit(patch);
+        ctx.invalidate(patch.box);
+      }
+    }
+    setPending(null);
+  };
+
+  const count = (v: number) => (pending ? pending.suggestion.labels.reduce((n, x, i) => n + (x === v && (!pending.targetMask || pending.targetMask[i]) ? 1 : 0), 0) : 0);
+  return (
+    <span className="flex items-center gap-1 text-xs">
+      <button
+        className="rounded px-2 py-0.5 text-zinc-300 hover:bg-zinc-800 disabled:opacity-50"
+        data-testid="suggest-states"
+        disabled={busy || session.snapshot.readOnly}
+        onClick={() => void suggest()}
+        title="Fallback without weights: learn the clip's state colours/textures from its other labelled frames and suggest actionable/transformed for this frame (inside the painted object, or the whole frame when nothing is painted)"
+      >
+        Suggest states (fallback)
+      </button>
+      {note && <span className="text-amber-300" data-testid="suggest-note">{note}</span>}
+      {pending && (
+        <>
+          <span className="text-amber-300" data-testid="suggest-result" data-act={count(1)} data-trf={count(2)}>
+            {pending.targetMask ? 'inside the painted object' : 'whole frame'}: act {count(1)} px, trf {count(2)} px · confidence {Math.round(pending.suggestion.meanConfidence * 100)}% · from {pending.trainedOn.length} frame
+            {pending.trainedOn.length === 1 ? '' : 's'} · {Math.round(pending.suggestion.trainMs + pending.suggestion.predictMs)} ms
+          </span>
+          <button className="rounded bg-zinc-700 px-2 py-0.5 hover:bg-zinc-600" data-testid="suggest-accept" onClick={accept}>
+            Accept
+          </button>
+          <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" onClick={() => setPending(null)}>
+            Discard
+          </button>
+        </>
+      )}
+    </span>
+  );
+}

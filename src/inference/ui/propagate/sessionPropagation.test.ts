@@ -1,0 +1,63 @@
+/**
+ * Writing a propagated map through a real EditorSession (fake-indexeddb): one committed patch on
+ * frame t+1 with the method in the revision's action, 'fill' never touching painted pixels, and a
+ * single undo restoring the frame.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EditorSession } from '../../../annotator/session/editorSession';
+import { createLabelMap } from '../../../masks/labelMap';
+import type { SpocDb } from '../../../store/db';
+import { commitClipImport } from '../../../store/importCommit';
+import { getLayer } from '../../../store/layers';
+import { createProject } from '../../../store/projects';
+import { listRevisions } from '../../../store/revisions';
+import { freshDb, importDraft } from '../../../store/testFixtures';
+import type { Clip } from '../../../store/types';
+import type { PropagationResult } from '../../propagate/propagateFrame';
+import { writePropagated } from './sessionPropagation';
+
+let db: SpocDb;
+let clip: Clip;
+beforeEach(async () => {
+  db = await freshDb();
+  const p = await createProject(db, { name: 'P' });
+  clip = await commitClipImport(db, importDraft(p.id, 4, { layers: [] })); // 8x6 frames, no masks
+});
+afterEach(() => db.close());
+
+function result(to: number, fill: (x: number, y: number) => number): PropagationResult {
+  const map = createLabelMap(8, 6);
+  for (let y = 0; y < 6; y++) for (let x = 0; x < 8; x++) map.data[y * 8 + x] = fill(x, y);
+  return { from: to - 1, to, method: 'sam', map, confidence: 0.9, regions: [], redetected: false, ms: 0 };
+}
+
+describe('writePropagated', () => {
+  it('goes to t+1 and commits the map there as one revision; one undo restores the frame', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    const shown: number[] = [];
+    const stored = await writePropagated(s, (k) => shown.push(k), result(1, (x) => (x < 4 ? 1 : 2)), 'replace');
+    expect(shown).toEqual([1]);
+    expect(s.snapshot.frameIndex).toBe(1);
+    expect(Array.from(stored.data)).toEqual(Array.from(s.map.data));
+    await s.flush();
+    expect(await getLayer(db, clip.id, 'gt', 1)).toMatchObject({ actArea: 24, trfArea: 24 });
+    expect((await listRevisions(db, clip.id, 'gt', 1)).map((r) => r.action)).toEqual(['propagate-sam']);
+    await s.undo();
+    await s.flush();
+    expect(await getLayer(db, clip.id, 'gt', 1)).toMatchObject({ actArea: 0, trfArea: 0 });
+    await s.close();
+  });
+
+  it("'fill' keeps every painted pixel; 'replace' takes the propagated map", async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 1);
+    await writePropagated(s, () => undefined, result(1, (_x, y) => (y === 0 ? 2 : 0)), 'replace'); // frame 2 holds a transformed top row
+    await writePropagated(s, () => undefined, result(1, () => 1), 'fill');
+    expect(s.map.data.slice(0, 8).every((v) => v === 2)).toBe(true);
+    expect(s.map.data.slice(8).every((v) => v === 1)).toBe(true);
+    await writePropagated(s, () => undefined, result(1, () => 1), 'replace');
+    expect(s.map.data.every((v) => v === 1)).toBe(true);
+    await s.flush();
+    expect((await listRevisions(db, clip.id, 'gt', 1)).map((r) => r.action)).toEqual(['propagate-sam', 'propagate-sam', 'propagate-sam']);
+    await s.close();
+  });
+});

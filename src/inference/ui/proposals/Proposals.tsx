@@ -1,0 +1,541 @@
+/**
+ * The editor's automatic proposals (issue 4, items 4, 5, 7), mounted in the header slot:
+ *
+ * - "Proposals" (Shift+A): SAM over a point grid on the shown frame + NMS, with CLIP S_act / S_trf
+ *   when a CLIP model is loaded, drawn as outlines coloured by their Eq. 1 label. While the mode is
+ *   on, a click on a proposal accepts it into gt (its state, or the active class when unlabelled /
+ *   ambiguous / background) as ONE undoable patch; Enter or A accepts the selected (else hovered)
+ *   one, Tab / Shift+Tab select, Esc leaves. tau / delta are per verb, persisted, and re-label live.
+ * - "Pre-label clip": prelabelClip over every frame (progress, ETA, Cancel: nothing written), into
+ *   the clip's `proposal` layer (never gt). The stored layer is then shown per frame as outlines of
+ *   its connected regions: a click accepts a region; Shift+Enter accepts the whole frame, filling
+ *   only empty gt pixels ("Replace frame" overwrites; see layerRegions.ts), one undo each.
+ *
+ * Pixels reach the canvas through CanvasView.setProposalOutlines; edits go through the session's
+ * tool context like the SAM tool's, so undo, redo, persistence and "protect other class" hold.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { EditorSession } from '../../../annotator/session/editorSession';
+import type { FrameImageCache } from '../../../annotator/session/frameImages';
+import type { CanvasHandle } from '../../../annotator/ui/CanvasHost';
+import { replaceFrame } from '../../../annotator/frameOps';
+import { decodeLayer, parseLayer } from '../../../masks/layers';
+import type { LabelMap } from '../../../masks/labelMap';
+import type { SpocDb } from '../../../store/db';
+import { getLayer } from '../../../store/layers';
+import type { Clip } from '../../../store/types';
+import { proposeFrame } from '../../prelabel/frameProposals';
+import { prelabelClip } from '../../prelabel/prelabelClip';
+import { inferenceClient, samModelOf, useAssist } from '../assistStore';
+import { clipFrames, shownFrameRgba } from '../frameSource';
+import { acceptLayer, regionsOfLayer, type FrameAcceptMode } from './layerRegions';
+import { applyProposalMask, classForAccept, cycleIndex, LABEL_COLOURS, labelOf, proposalAt, type ProposalLabel, type ShownProposal } from './proposalModel';
+import { loadThresholds, saveThresholds, thresholdsFor, withThresholds, type VerbThresholds } from './thresholds';
+
+interface Props {
+  db: SpocDb;
+  clip: Clip;
+  session: EditorSession;
+  images: FrameImageCache;
+  canvas: React.RefObject<CanvasHandle | null>;
+}
+
+type Mode = 'off' | 'frame' | 'layer';
+
+interface Job {
+  kind: 'frame' | 'clip';
+  fraction: number;
+  text: string;
+  abort: AbortController;
+}
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const isTyping = (t: EventTarget | null) => {
+  const el = t as HTMLElement | null;
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+};
+/** After a button or row click, keys (Ctrl+Z, Enter, Tab) must reach the editor again. */
+const focusCanvas = (canvas: React.RefObject<CanvasHandle | null>) => canvas.current?.canvasView().stage.container().focus();
+const fmt = (v: number | null) => (v === null ? '–' : v.toFixed(3));
+const ms = (v: number) => `${Math.round(v)} ms`;
+
+export function Proposals({ db, clip, session, images, canvas }: Props) {
+  const models = useAssist((s) => s.models);
+  const sam = samModelOf(models);
+  const clipModel = models.find((m) => m.state === 'ready' && m.family === 'clip') ?? null;
+  const [mode, setMode] = useState<Mode>('off');
+  const [items, setItems] = useState<ShownProposal[]>([]);
+  const [itemsFrame, setItemsFrame] = useState(-1);
+  const [layerMap, setLayerMap] = useState<LabelMap | null>(null);
+  const [hover, setHover] = useState<number | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [job, setJob] = useState<Job | null>(null);
+  const [message, setMessage] = useState('');
+  const [table, setTable] = useState<VerbThresholds>({});
+  const [prompts, setPrompts] = useState({ actionable: clip.osc.actionable, transformed: clip.osc.transformed });
+  const [gridSize, setGridSize] = useState(32);
+  /** The panel (prompts, grid, thresholds) opened by hand, before any run. */
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const verb = clip.osc.verb;
+  const params = thresholdsFor(table, verb);
+  const { tau, delta } = params;
+  const labels: ProposalLabel[] = useMemo(() => items.map((p) => labelOf(p, { tau, delta })), [items, tau, delta]);
+
+  useEffect(() => {
+    void loadThresholds(db).then(setTable, () => undefined);
+  }, [db]);
+
+  const setParam = (key: 'tau' | 'delta', value: number) => {
+    if (!Number.isFinite(value)) return;
+    try {
+      const next = withThresholds(table, verb, { ...params, [key]: value });
+      setTable(next);
+      void saveThresholds(db, next).catch((e: unknown) => setMessage(`could not save the thresholds: ${messageOf(e)}`));
+    } catch (e) {
+      setMessage(messageOf(e));
+    }
+  };
+
+  const leave = useCallback(() => {
+    setMode('off');
+    setItems([]);
+    setItemsFrame(-1);
+    setLayerMap(null);
+    setHover(null);
+    setSelected(null);
+  }, []);
+
+  // ---- drawing ---------------------------------------------------------------------------------
+  useEffect(() => {
+    const view = canvas.current?.canvasView();
+    if (!view) return;
+    view.setProposalOutlines(mode === 'off' ? null : items.map((p, i) => ({ box: p.mask.box, data: p.mask.data, colour: LABEL_COLOURS[labels[i]] })));
+  }, [canvas, mode, items, labels]);
+  useEffect(() => {
+    canvas.current?.canvasView().setProposalHighlight([selected, hover].filter((i): i is number => i !== null));
+  }, [canvas, hover, selected, items, labels]);
+  useEffect(() => {
+    const handle = canvas;
+    return () => handle.current?.canvasView().setProposalOutlines(null);
+  }, [canvas]);
+
+  // ---- running ---------------------------------------------------------------------------------
+  const runFrame = useCallback(async () => {
+    if (!sam || job) return;
+    const k = session.snapshot.frameIndex;
+    const abort = new AbortController();
+    setJob({ kind: 'frame', fraction: 0, text: 'embedding the frame…', abort });
+    setMessage('');
+    try {
+      const client = await inferenceClient();
+      const image = await shownFrameRgba(images, k);
+      const r = await proposeFrame(client, image, {
+        sam: sam.id,
+        clip: clipModel ? { modelId: clipModel.id, ...prompts } : undefined,
+        gridSize,
+        frameKey: `${clip.id}/${k}`,
+        signal: abort.signal,
+        onProgress: (stage, fraction) => setJob((j) => (j && j.abort === abort ? { ...j, fraction: stage === 'decoding' ? fraction : stage === 'scoring' ? 1 : 0, text: `${stage}…` } : j)),
+      });
+      if (session.snapshot.frameIndex !== k) return;
+      setItems(r.proposals.map((p) => ({ mask: p.mask, samIou: p.samIou, sAct: p.sAct, sTrf: p.sTrf })));
+      setItemsFrame(k);
+      setLayerMap(null);
+      setHover(null);
+      setSelected(null);
+      setMode('frame');
+      const t = r.timings;
+      const text =
+        `${r.proposals.length} proposals from ${r.decoded} SAM masks (${gridSize}x${gridSize} grid) in ${ms(t.totalMs)}: ` +
+        `encode ${ms(t.encodeMs)}, grid decode ${ms(t.decodeMs)} (decoder runs ${ms(t.decoderModelMs)}, NMS ${ms(t.nmsMs)}, in the worker), CLIP ${ms(t.clipMs)}, ours on this thread ${ms(t.ownMs)} (crops ${ms(t.cropMs)})` +
+        (clipModel ? '' : ' · no CLIP model: unlabelled');
+      setMessage(text);
+      console.info(`[proposals] ${image.width}x${image.height}: ${text}`);
+    } catch (e) {
+      setMessage(abort.signal.aborted ? 'proposals cancelled' : `proposals failed: ${messageOf(e)}`);
+    } finally {
+      setJob(null);
+    }
+  }, [sam, clipModel, job, session, images, clip.id, prompts, gridSize]);
+
+  const showLayer = useCallback(
+    async (k: number) => {
+      try {
+        const row = await getLayer(db, clip.id, 'proposal', k);
+        if (session.snapshot.frameIndex !== k) return;
+        const map = row ? decodeLayer(parseLayer({ act: row.act, trf: row.trf }), { width: clip.width, height: clip.height }) : null;
+        const regions = map ? regionsOfLayer(map) : [];
+        setItems(regions.map((r) => ({ mask: r.mask, samIou: null, sAct: null, sTrf: null, fixed: r.label === 1 ? 'actionable' : 'transformed' })));
+        setItemsFrame(k);
+        setLayerMap(map);
+        setHover(null);
+        setSelected(null);
+        setMode('layer');
+        if (!row) setMessage(`frame ${k + 1} has no pre-label (run "Pre-label clip")`);
+      } catch (e) {
+        setMessage(`could not read the pre-label: ${messageOf(e)}`);
+      }
+    },
+    [db, clip.id, clip.width, clip.height, session],
+  );
+
+  const runClip = useCallback(async () => {
+    if (!sam || !clipModel || job) return;
+    const abort = new AbortController();
+    setJob({ kind: 'clip', fraction: 0, text: `0 / ${clip.frameCount} frames`, abort });
+    setMessage('');
+    try {
+      const client = await inferenceClient();
+      const r = await prelabelClip(client, clipFrames(db, clip.id, clip.frameCount), {
+        models: { sam: sam.id, clip: clipModel.id },
+        prompts,
+        gridSize,
+        tau: params.tau,
+        delta: params.delta,
+        frameCount: clip.frameCount,
+        signal: abort.signal,
+        store: { db, clipId: clip.id },
+        onProgress: (done, total, eta) =>
+          setJob((j) => (j && j.abort === abort ? { ...j, fraction: total ? done / total : 0, text: `${done} / ${total ?? '?'} frames${eta !== null ? ` · about ${Math.ceil(eta / 1000)} s left` : ''}` } : j)),
+        // Between frame reports the bar creeps with the current frame's SAM points (decoding is most of a frame).
+        onFrameProgress: (k, f) => setJob((j) => (j && j.abort === abort ? { ...j, fraction: Math.max(j.fraction, (k + f) / Math.max(1, clip.frameCount)) } : j)),
+      });
+      setMessage(`pre-label written: ${r.frames.length} frames, ${r.records.length} proposals in ${r.tracks} tracks, ${Math.round(r.ms / 1000)} s (tau ${params.tau}, delta ${params.delta})`);
+      await showLayer(session.snapshot.frameIndex);
+    } catch (e) {
+      setMessage(abort.signal.aborted ? 'pre-label cancelled: nothing was written' : `pre-label failed (nothing was written): ${messageOf(e)}`);
+    } finally {
+      setJob(null);
+    }
+  }, [sam, clipModel, job, db, clip.id, clip.frameCount, prompts, gridSize, params.tau, params.delta, showLayer, session]);
+
+  // Frame proposals belong to their frame; the pre-label layer follows the shown frame.
+  useEffect(() => {
+    if (mode === 'off') return;
+    return session.onFrame(() => {
+      if (mode === 'frame') leave();
+      else void showLayer(session.snapshot.frameIndex);
+    });
+  }, [session, mode, leave, showLayer]);
+
+  // ---- accepting -------------------------------------------------------------------------------
+  const accept = useCallback(
+    (i: number | null) => {
+      if (i === null || !items[i]) return;
+      if (session.snapshot.readOnly) {
+        setMessage('this clip is open read-only here: proposals cannot be accepted');
+        return;
+      }
+      const ctx = session.toolContext;
+      if (ctx.frameIndex !== itemsFrame) return;
+      const cls = classForAccept(labels[i], ctx.activeClass);
+      if (cls === null) {
+        setMessage('this proposal has no state: choose class 1 or 2 to accept it');
+        return;
+      }
+      const patch = replaceFrame(ctx.map, ctx.frameIndex, applyProposalMask(ctx.map, items[i].mask, cls, ctx.protect), 'proposal-accept');
+      if (patch) {
+        ctx.commit(patch);
+        ctx.invalidate(patch.box);
+      }
+      setMessage(patch ? `accepted as ${cls === 1 ? 'actionable' : 'transformed'} (${items[i].mask.area} px)` : 'nothing changed (protected pixels?)');
+      setItems((list) => list.filter((_, j) => j !== i));
+      focusCanvas(canvas);
+      setHover(null);
+      setSelected(null);
+    },
+    [items, labels, itemsFrame, session, canvas],
+  );
+
+  const acceptFrame = useCallback(
+    (how: FrameAcceptMode) => {
+      if (!layerMap) return;
+      if (session.snapshot.readOnly) {
+        setMessage('this clip is open read-only here: the pre-label cannot be accepted');
+        return;
+      }
+      const ctx = session.toolContext;
+      if (ctx.frameIndex !== itemsFrame) return;
+      const patch = replaceFrame(ctx.map, ctx.frameIndex, acceptLayer(ctx.map, layerMap, how), `proposal-frame-${how}`);
+      if (patch) {
+        ctx.commit(patch);
+        ctx.invalidate(patch.box);
+      }
+      setMessage(patch ? `pre-label of frame ${ctx.frameIndex + 1} accepted (${how})` : 'nothing to accept');
+      focusCanvas(canvas);
+      setItems([]);
+      setHover(null);
+      setSelected(null);
+    },
+    [layerMap, itemsFrame, session, canvas],
+  );
+
+  // ---- pointer: while the mode is on, the left button picks proposals instead of painting --------
+  useEffect(() => {
+    const el = canvas.current?.canvasView().stage.container();
+    if (!el || mode === 'off') return;
+    const at = (e: PointerEvent) => {
+      const view = canvas.current!.canvasView();
+      const r = el.getBoundingClientRect();
+      const p = view.toImage(e.clientX - r.left, e.clientY - r.top);
+      return proposalAt(items, p.x, p.y);
+    };
+    const onMove = (e: PointerEvent) => {
+      const i = at(e);
+      setHover((h) => (h === i ? h : i));
+    };
+    const onDown = (e: PointerEvent) => {
+      if (e.button === 1) return; // middle button still pans
+      e.stopPropagation();
+      e.preventDefault();
+      el.focus(); // as the canvas does: keys (undo, Enter) go to the editor, not a panel input
+      if (e.button === 0) accept(at(e));
+    };
+    const swallow = (e: PointerEvent) => e.button !== 1 && e.stopPropagation();
+    el.addEventListener('pointermove', onMove, true);
+    el.addEventListener('pointerdown', onDown, true);
+    el.addEventListener('pointerup', swallow, true);
+    return () => {
+      el.removeEventListener('pointermove', onMove, true);
+      el.removeEventListener('pointerdown', onDown, true);
+      el.removeEventListener('pointerup', swallow, true);
+    };
+  }, [canvas, mode, items, accept]);
+
+  // ---- keys --------------------------------------------------------------------------------------
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e.target) || document.querySelector('[role="dialog"]') || e.ctrlKey || e.metaKey || e.altKey) return;
+      const key = e.key.toLowerCase();
+      let used = true;
+      if (key === 'a' && e.shiftKey) {
+        if (mode !== 'off') leave();
+        else void runFrame();
+      } else if (e.key === 'Escape' && (mode !== 'off' || job)) {
+        if (job) job.abort.abort();
+        leave();
+      } else if (mode === 'off') {
+        used = false;
+      } else if (e.key === 'Enter' && e.shiftKey && mode === 'layer') {
+        acceptFrame('fill-empty');
+      } else if (e.key === 'Enter' || key === 'a') {
+        accept(selected ?? hover);
+      } else if (e.key === 'Tab') {
+        setSelected((s) => cycleIndex(items.length, s, e.shiftKey ? -1 : 1));
+      } else {
+        used = false;
+      }
+      if (used) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    };
+    // Capture phase: the editor's own handler (tool keys, focus navigation) must not see these.
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [mode, job, items.length, selected, hover, accept, acceptFrame, leave, runFrame]);
+
+  // ---- view --------------------------------------------------------------------------------------
+  const samTip = 'Load a SAM model (Models) to get proposals';
+  const proposalsTip = sam ? `Automatic proposals on this frame: SAM ${gridSize}x${gridSize} grid + NMS${clipModel ? ' + CLIP state labels (Eq. 1)' : ' (no CLIP model loaded: unlabelled)'} (Shift+A)` : samTip;
+  const prelabelTip = !sam ? samTip : !clipModel ? 'Pre-label needs a CLIP model for the state labels: load one in Models (tokenizer.json included)' : 'Pre-label every frame into the proposal layer (SAM grid + CLIP + Eq. 1 + tracking); gt is never touched';
+  const counts = labels.reduce<Record<string, number>>((acc, l) => ({ ...acc, [l]: (acc[l] ?? 0) + 1 }), {});
+
+  return (
+    <>
+      <span title={proposalsTip}>
+        <button
+          className={`rounded px-2 py-0.5 text-xs ${mode === 'frame' ? 'bg-cyan-800 text-white' : 'text-zinc-300 hover:bg-zinc-800'} disabled:opacity-40`}
+          data-testid="proposals-button"
+          disabled={!sam || job !== null}
+          aria-pressed={mode === 'frame'}
+          onClick={() => (mode === 'frame' ? leave() : void runFrame())}
+        >
+          Proposals
+        </button>
+      </span>
+      <span title={prelabelTip}>
+        <button className="rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 disabled:opacity-40" data-testid="prelabel-button" disabled={!sam || !clipModel || job !== null} onClick={() => void runClip()}>
+          Pre-label clip
+        </button>
+      </span>
+      <span title="Show the stored pre-label (proposal layer) of this frame; click a region to accept it">
+        <button
+          className={`rounded px-2 py-0.5 text-xs ${mode === 'layer' ? 'bg-cyan-800 text-white' : 'text-zinc-300 hover:bg-zinc-800'}`}
+          data-testid="prelabel-show"
+          aria-pressed={mode === 'layer'}
+          onClick={() => (mode === 'layer' ? leave() : void showLayer(session.snapshot.frameIndex))}
+        >
+          Pre-label
+        </button>
+      </span>
+      <button
+        className="rounded px-1 py-0.5 text-xs text-zinc-400 hover:bg-zinc-800"
+        data-testid="proposals-settings"
+        aria-expanded={settingsOpen}
+        title="Proposal settings: CLIP prompts, grid size, Eq. 1 thresholds for this verb"
+        onClick={() => setSettingsOpen((o) => !o)}
+      >
+        ▾
+      </button>
+      {(settingsOpen || mode !== 'off' || job || message) && (
+        <div
+          className="fixed right-2 top-20 z-40 flex max-h-[75vh] w-96 flex-col gap-1 rounded border border-zinc-700 bg-zinc-900/95 p-2 text-xs text-zinc-200 shadow-lg"
+          data-testid="proposals-panel"
+          data-mode={mode}
+          data-count={items.length}
+          onKeyDown={(e) => e.stopPropagation()}
+        >
+          <div className="flex items-center gap-2">
+            <span className="flex-1 font-medium">{mode === 'layer' ? `Pre-label · frame ${itemsFrame + 1}` : mode === 'frame' ? `Proposals · frame ${itemsFrame + 1}` : 'Proposals'}</span>
+            <button
+              className="rounded px-1.5 hover:bg-zinc-800"
+              onClick={() => {
+                if (job) return job.abort.abort();
+                leave();
+                setMessage('');
+                setSettingsOpen(false);
+              }}
+              title="Esc"
+            >
+              {job ? 'Cancel' : 'Close'}
+            </button>
+          </div>
+          {job && (
+            <div data-testid="proposals-progress" data-kind={job.kind}>
+              <div className="h-1.5 w-full rounded bg-zinc-700">
+                <div className="h-1.5 rounded bg-cyan-500" style={{ width: `${Math.round(job.fraction * 100)}%` }} />
+              </div>
+              <div className="mt-0.5 flex items-center gap-2">
+                <span className="flex-1 text-zinc-400">{job.text}</span>
+                <button className="rounded bg-zinc-700 px-2 hover:bg-zinc-600" data-testid="proposals-cancel" onClick={() => job.abort.abort()}>
+                  Cancel
+                </button>
+              </div>
+            </div>
+          )}
+          {message && (
+            <p className="text-zinc-400" data-testid="proposals-message">
+              {message}
+            </p>
+          )}
+          <fieldset className="grid grid-cols-[auto_1fr] items-center gap-x-2 gap-y-0.5" disabled={job !== null}>
+            <label htmlFor="prompt-act">actionable</label>
+            <input id="prompt-act" data-testid="prompt-act" className="rounded bg-zinc-800 px-1" value={prompts.actionable} onChange={(e) => setPrompts({ ...prompts, actionable: e.target.value })} />
+            <label htmlFor="prompt-trf">transformed</label>
+            <input id="prompt-trf" data-testid="prompt-trf" className="rounded bg-zinc-800 px-1" value={prompts.transformed} onChange={(e) => setPrompts({ ...prompts, transformed: e.target.value })} />
+            <label htmlFor="proposal-grid">grid</label>
+            <select id="proposal-grid" data-testid="proposal-grid" className="rounded bg-zinc-800 px-1" value={gridSize} onChange={(e) => setGridSize(Number(e.target.value))}>
+              {[8, 16, 32].map((n) => (
+                <option key={n} value={n}>
+                  {n} x {n} points{n === 32 ? ' (SPOC)' : ''}
+                </option>
+              ))}
+            </select>
+          </fieldset>
+          <div className="flex items-center gap-2" title={`Eq. 1 thresholds for "${verb}" (SPOC: 0.5 / 0.01); remembered per verb`}>
+            <span>{verb}:</span>
+            <label>
+              tau <NumberField key={`tau-${verb}`} testId="eq1-tau" step={0.01} value={params.tau} onCommit={(v) => setParam('tau', v)} />
+            </label>
+            <label>
+              delta <NumberField key={`delta-${verb}`} testId="eq1-delta" step={0.005} value={params.delta} onCommit={(v) => setParam('delta', v)} />
+            </label>
+          </div>
+          {mode !== 'off' && (
+            <p className="text-zinc-400" data-testid="proposal-counts">
+              {(['actionable', 'transformed', 'ambiguous', 'background', 'unlabelled'] as const)
+                .filter((l) => counts[l])
+                .map((l) => (
+                  <span key={l} className="mr-2" style={{ color: LABEL_COLOURS[l] }}>
+                    {counts[l]} {l}
+                  </span>
+                ))}
+              {items.length === 0 && 'none left'} · click or Enter/A accept, Tab select, Esc leave
+            </p>
+          )}
+          {mode === 'layer' && layerMap && (
+            <div className="flex gap-1">
+              <button className="rounded bg-zinc-700 px-2 py-0.5 hover:bg-zinc-600" data-testid="prelabel-accept-frame" onClick={() => acceptFrame('fill-empty')} title="Copy the pre-label into the empty gt pixels of this frame (Shift+Enter)">
+                Accept frame (fill empty)
+              </button>
+              <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" data-testid="prelabel-replace-frame" onClick={() => acceptFrame('replace')} title="Make this frame's gt exactly the pre-label">
+                Replace frame
+              </button>
+            </div>
+          )}
+          {mode !== 'off' && items.length > 0 && (
+            <div className="min-h-0 flex-1 overflow-auto">
+              <table className="w-full text-right tabular-nums">
+                <thead className="text-zinc-500">
+                  <tr>
+                    <th className="text-left">#</th>
+                    <th className="text-left">label</th>
+                    <th>S_act</th>
+                    <th>S_trf</th>
+                    <th>SAM IoU</th>
+                    <th>px</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.slice(0, 300).map((p, i) => (
+                    <tr
+                      key={`${itemsFrame}-${p.mask.box.x}-${p.mask.box.y}-${p.mask.area}-${i}`}
+                      data-testid="proposal-row"
+                      data-label={labels[i]}
+                      aria-selected={selected === i}
+                      className={`cursor-pointer ${selected === i ? 'bg-zinc-700' : hover === i ? 'bg-zinc-800' : ''}`}
+                      onClick={() => setSelected(i)}
+                      onDoubleClick={() => accept(i)}
+                    >
+                      <td className="text-left">{i + 1}</td>
+                      <td className="text-left" style={{ color: LABEL_COLOURS[labels[i]] }}>
+                        {labels[i]}
+                      </td>
+                      <td>{fmt(p.sAct)}</td>
+                      <td>{fmt(p.sTrf)}</td>
+                      <td>{fmt(p.samIou)}</td>
+                      <td>{p.mask.area}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {items.length > 300 && <p className="text-zinc-500">… {items.length - 300} more (all are outlined)</p>}
+            </div>
+          )}
+        </div>
+      )}
+    </>
+  );
+}
+
+/**
+ * A number input that keeps what is being typed ("0.", "-") and commits each parseable value, so
+ * the labels follow the keystrokes without the field fighting the typist.
+ */
+function NumberField({ value, onCommit, step, testId }: { value: number; onCommit: (v: number) => void; step: number; testId: string }) {
+  const [text, setText] = useState(String(value));
+  const [shown, setShown] = useState(value);
+  if (shown !== value && Number(text) !== value) {
+    // Changed from elsewhere (the stored thresholds arrived): show the new value.
+    setShown(value);
+    setText(String(value));
+  }
+  return (
+    <input
+      type="number"
+      step={step}
+      data-testid={testId}
+      className="w-16 rounded bg-zinc-800 px-1"
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        const v = e.target.valueAsNumber;
+        if (Number.isFinite(v)) {
+          setShown(v);
+          onCommit(v);
+        }
+      }}
+    />
+  );
+}
