@@ -222,18 +222,18 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
   const k = state.frameIndex;
   const current = frames[k];
   const area = areas.find((a) => a.frameIndex === k);
-  const { header: Header, canvasOverlay: CanvasOverlay, beforeSidePanel: BeforeSidePanel, afterSidePanel: AfterSidePanel } = slots;
+  const { header: Header, tools: Tools, canvasOverlay: CanvasOverlay, beforeSidePanel: BeforeSidePanel, afterSidePanel: AfterSidePanel } = slots;
   const slot: EditorSlotContext = { db, clip, session, images, canvas, frameIndex: k, frames, areas, zoom, goToFrame: commands.goToFrame };
   return (
     <div className="flex h-[calc(100vh-45px)] flex-col">
-      <div className="flex items-center gap-3 border-b border-zinc-800 px-4 py-1.5 text-sm">
+      <div className="flex items-center gap-3 whitespace-nowrap border-b border-zinc-800 px-4 py-1.5 text-sm">
         <a href={`#/p/${clip.projectId}`} className="text-zinc-400 hover:underline">
           ← clips
         </a>
         <span className="font-medium" data-testid="clip-title">
           {clip.name}
         </span>
-        <span className="text-zinc-400">
+        <span className="min-w-0 truncate text-zinc-400">
           {clip.osc.verb} {clip.osc.noun} · <span className="text-red-400">{clip.osc.actionable}</span> → <span className="text-emerald-400">{clip.osc.transformed}</span>
         </span>
         <span className="flex-1" />
@@ -248,7 +248,7 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
           frame {k + 1} / {clip.frameCount}
         </span>
       </div>
-      <Toolbar ctx={ctx} />
+      <Toolbar ctx={ctx}>{Tools && <Tools {...slot} />}</Toolbar>
       <div className="flex min-h-0 flex-1">
         <div className="relative min-w-0 flex-1">
           <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} />

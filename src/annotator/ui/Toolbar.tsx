@@ -24,11 +24,12 @@ function ActionButton({ id, ctx, active = false, children }: { id: string; ctx: 
   );
 }
 
-export function Toolbar({ ctx }: { ctx: ActionContext }) {
+/** `children`: other rooms' actions (AI assists), placed after the edit actions (the editor's `tools` slot). */
+export function Toolbar({ ctx, children }: { ctx: ActionContext; children?: React.ReactNode }) {
   const { state } = ctx;
   const view = useEditorView();
   return (
-    <div className="flex flex-wrap items-center gap-1 border-b border-zinc-800 bg-zinc-900 px-2 py-1" role="toolbar" aria-label="Editor tools">
+    <div className="flex flex-wrap items-center gap-1 whitespace-nowrap border-b border-zinc-800 bg-zinc-900 px-2 py-1" role="toolbar" aria-label="Editor tools">
       <ActionButton id="class.1" ctx={ctx} active={state.activeClass === 1}>
         <span className="text-red-400">■</span> actionable
       </ActionButton>
@@ -81,6 +82,12 @@ export function Toolbar({ ctx }: { ctx: ActionContext }) {
       <ActionButton id="edit.clearFrame" ctx={ctx}>
         clear
       </ActionButton>
+      {children && (
+        <>
+          <span className="mx-1 h-5 w-px bg-zinc-700" />
+          {children}
+        </>
+      )}
       <span className="flex-1" />
       <label className="flex items-center gap-1 text-xs text-zinc-400">
         opacity

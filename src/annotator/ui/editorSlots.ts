@@ -33,6 +33,8 @@ export type EditorSlot = ComponentType<EditorSlotContext>;
 export interface EditorSlots {
   /** The clip header, between the title and the save status. */
   header?: EditorSlot;
+  /** Actions in the tool bar, after the edit actions (AI assists). */
+  tools?: EditorSlot;
   /** Absolutely positioned over the canvas (pins, previews). */
   canvasOverlay?: EditorSlot;
   /** Right-hand docks, left of the side panel. */

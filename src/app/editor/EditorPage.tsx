@@ -12,28 +12,39 @@ import { ReviewSidebar } from '../../review/ui/ReviewSidebar';
 import { SideBySideView } from '../../review/ui/SideBySideView';
 import { AgreementPanel } from '../../review/ui/AgreementPanel';
 import { AiAssist } from '../../inference/ui/AiAssist';
+import { AiToolStatus } from '../../inference/ui/AiToolStatus';
 import { Proposals } from '../../inference/ui/proposals/Proposals';
 import { PropagatePanel } from '../../inference/ui/propagate/PropagatePanel';
+import { SuggestStatesFallback } from '../../inference/ui/fallback/SuggestStates';
 import { ReviewerOverlay, ReviewerToggle } from '../../review/ui/ReviewerMode';
 
-function HeaderSlot({ db, clip, session, images, canvas, frameIndex, goToFrame }: EditorSlotContext) {
+function HeaderSlot({ db, clip, session, images, canvas }: EditorSlotContext) {
   return (
     <>
       <ReviewBar db={db} clip={clip} />
       <ReviewerToggle />
       <AiAssist session={session} images={images} canvas={canvas} />
-      <PropagatePanel session={session} images={images} frameIndex={frameIndex} goToFrame={goToFrame} />
-      <Proposals db={db} clip={clip} session={session} images={images} canvas={canvas} />
     </>
   );
 }
 
-function CanvasOverlaySlot({ db, clip, frameIndex, canvas, zoom, images, goToFrame }: EditorSlotContext) {
+function ToolsSlot({ db, clip, session, images, canvas, frameIndex, goToFrame }: EditorSlotContext) {
+  return (
+    <>
+      <PropagatePanel session={session} images={images} frameIndex={frameIndex} goToFrame={goToFrame} />
+      <Proposals db={db} clip={clip} session={session} images={images} canvas={canvas} />
+      <SuggestStatesFallback session={session} canvas={canvas} images={images} />
+    </>
+  );
+}
+
+function CanvasOverlaySlot({ db, clip, session, frameIndex, canvas, zoom, images, goToFrame }: EditorSlotContext) {
   return (
     <>
       <ReviewCanvasLayer db={db} clip={clip} frameIndex={frameIndex} canvas={canvas} zoom={zoom} />
       <ReviewerOverlay db={db} clip={clip} frameIndex={frameIndex} canvas={canvas} goToFrame={goToFrame} />
       <SideBySideView db={db} clip={clip} frameIndex={frameIndex} images={images} />
+      <AiToolStatus session={session} />
     </>
   );
 }
@@ -50,7 +61,7 @@ function ReviewSlot({ db, clip, session, frameIndex, goToFrame }: EditorSlotCont
   );
 }
 
-const slots: EditorSlots = { header: HeaderSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot };
+const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot };
 
 export function EditorPage({ clipId, frame }: { clipId: string; frame: number }) {
   return <AnnotatorPage clipId={clipId} frame={frame} slots={slots} />;

@@ -13,11 +13,9 @@ import type { FrameImageCache } from '../../annotator/session/frameImages';
 import type { CanvasHandle } from '../../annotator/ui/CanvasHost';
 import { inferenceClient, pickModelFiles, restoreModels, samModelOf, useAssist, type ModelStatus } from './assistStore';
 import { SamTool } from './samTool';
-import { AcceptButtons } from './AcceptButtons';
+import { useAiTool } from './aiToolState';
 import { FallbackTool } from './fallback/fallbackTool';
 import { classicalClient } from '../classical/classicalClient';
-import { FallbackStatusLine } from './fallback/FallbackStatusLine';
-import { SuggestStates } from './fallback/SuggestStates';
 
 interface Props {
   session: EditorSession;
@@ -50,6 +48,7 @@ export function AiAssist({ session, images, canvas }: Props) {
       tool = new SamTool({ backend: client, modelId: samModelId, clipId: session.clip.id, frameCount: session.clip.frameCount, getImage: (k) => shownFrameRgba(images, k) });
       session.setSamTool(tool);
       setSam(tool);
+      useAiTool.setState({ sam: tool });
     });
     return () => {
       alive = false;
@@ -58,6 +57,7 @@ export function AiAssist({ session, images, canvas }: Props) {
         tool.destroy();
       }
       setSam(null);
+      useAiTool.setState({ sam: null });
     };
   }, [session, images, samModelId]);
 
@@ -67,8 +67,10 @@ export function AiAssist({ session, images, canvas }: Props) {
   useEffect(() => {
     if (!fallback) return;
     session.setSamTool(fallback);
+    useAiTool.setState({ fallback });
     return () => {
       session.setSamTool(null);
+      useAiTool.setState({ fallback: null });
       fallback.destroy();
     };
   }, [session, fallback]);
@@ -111,12 +113,6 @@ export function AiAssist({ session, images, canvas }: Props) {
     return () => window.removeEventListener('keydown', onKey, true);
   }, [active, session]);
 
-  const samState = useSyncExternalStore(
-    useCallback((fn: () => void) => (sam ? sam.subscribe(fn) : () => undefined), [sam]),
-    () => (sam ? `${sam.status}|${sam.message}|${sam.selectedIndex}|${sam.candidates.length}` : ''),
-  );
-  const [status, message, selected, count] = samState.split('|');
-
   return (
     <>
       <button
@@ -127,20 +123,6 @@ export function AiAssist({ session, images, canvas }: Props) {
       >
         Models{models.length > 0 ? ` (${models.filter((m) => m.state === 'ready').length}/${models.length})` : ''}
       </button>
-      {active && !sam && fallback && <FallbackStatusLine tool={fallback} session={session} />}
-      {!sam && <SuggestStates session={session} canvas={canvas} getImage={(k) => shownFrameRgba(images, k)} />}
-      {active && !(fallback && !sam) && (
-        <span className="text-xs text-cyan-300" data-testid="sam-status" data-state={sam ? status : 'no-model'}>
-          {sam
-            ? `SAM: ${message || status}${Number(count) > 1 ? ` · mask ${Number(selected) + 1}/${count} (Tab)` : ''} · Enter accept, Shift+Enter add, Esc clear`
-            : samModel === null && models.some((m) => m.state === 'loading')
-              ? 'SAM: loading model…'
-              : 'SAM: no model loaded — open Models'}
-        </span>
-      )}
-      {active && sam && Number(count) > 0 && (
-        <AcceptButtons session={session} />
-      )}
       {open && <ModelsDialog onClose={() => setOpen(false)} />}
     </>
   );

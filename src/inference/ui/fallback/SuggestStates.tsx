@@ -9,6 +9,9 @@ import type { EditorSession } from '../../../annotator/session/editorSession';
 import type { CanvasHandle } from '../../../annotator/ui/CanvasHost';
 import { classicalClient, type StateSuggestion } from '../../classical/classicalClient';
 import { toBinaryMask } from '../../classical/images';
+import type { FrameImageCache } from '../../../annotator/session/frameImages';
+import { samModelOf, useAssist } from '../assistStore';
+import { shownFrameRgba } from '../frameSource';
 import { objectMask, suggestionPatch, trainingFrames } from './suggestStates';
 
 interface Props {
@@ -22,6 +25,13 @@ interface Pending {
   suggestion: StateSuggestion;
   targetMask: Uint8Array | undefined;
   trainedOn: number[];
+}
+
+/** The button as the editor shows it: only while no SAM model is ready (with one, proposals carry CLIP labels). */
+export function SuggestStatesFallback({ session, canvas, images }: Omit<Props, 'getImage'> & { images: FrameImageCache }) {
+  const sam = useAssist((s) => samModelOf(s.models));
+  if (sam) return null;
+  return <SuggestStates session={session} canvas={canvas} getImage={(k) => shownFrameRgba(images, k)} />;
 }
 
 export function SuggestStates({ session, canvas, getImage }: Props) {

@@ -366,7 +366,7 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
           aria-pressed={mode === 'layer'}
           onClick={() => (mode === 'layer' ? leave() : void showLayer(session.snapshot.frameIndex))}
         >
-          Pre-label
+          Show pre-label
         </button>
       </span>
       <button
