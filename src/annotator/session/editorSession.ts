@@ -262,6 +262,17 @@ export class EditorSession {
     return this.tagsByFrame.get(this.ctx.frameIndex) ?? [];
   }
 
+  /**
+   * Replaces the current frame's instance tags (e.g. tags carried to this frame by propagation);
+   * malformed entries are dropped; saved like any edit.
+   */
+  setTags(tags: readonly InstanceTag[]): void {
+    if (this.state.readOnly) return;
+    this.tagsByFrame.set(this.ctx.frameIndex, parseInstanceTags({ tags }));
+    this.queue.enqueue(this.pendingWrite(this.ctx.frameIndex, []));
+    this.setState({ revision: this.state.revision + 1 });
+  }
+
   /** Tags the region under (x, y) with the current instance number; saved like any edit. */
   private tagAt(x: number, y: number): void {
     const next = tagRegion(this.ctx.map, this.tags, x, y, this.state.instanceId);

@@ -8,6 +8,7 @@ import type { PropagationResult } from './propagateFrame';
 import { bestOverlap } from './propagateFrame';
 import { interiorPoints, regionPrompt, squaredDistanceTransform } from './prompts';
 import { stateRegions } from './regions';
+import { carryTags, mergeTags } from './tags';
 
 function rect(map: LabelMap, x: number, y: number, w: number, h: number, label: number): LabelMap {
   for (let j = y; j < y + h; j++) for (let i = x; i < x + w; i++) map.data[j * map.width + i] = label;
@@ -162,12 +163,38 @@ describe('combining and merging', () => {
   });
 });
 
+describe('carryTags / mergeTags', () => {
+  it('seeds each tagged successor at its deepest pixel that kept its state; vanished and untagged regions carry nothing', () => {
+    const map = createLabelMap(10, 6);
+    for (let y = 1; y < 5; y++) for (let x = 1; x < 9; x++) map.data[y * 10 + x] = x < 6 ? 2 : 1; // the right part was won by state 1
+    const full = new Uint8Array(10 * 6);
+    for (let y = 1; y < 5; y++) for (let x = 1; x < 9; x++) full[y * 10 + x] = 1;
+    const mask = cropMask(full, 10, 6);
+    const tags = carryTags(map, [
+      { instanceId: 4, label: 2, mask },
+      { instanceId: null, label: 1, mask },
+      { instanceId: 6, label: 1, mask: null },
+    ]);
+    expect(tags).toHaveLength(1);
+    expect(tags[0].id).toBe(4);
+    expect(map.data[tags[0].y * 10 + tags[0].x]).toBe(2);
+  });
+
+  it('replace takes the carried tags; fill keeps the frame\'s own and adds missing numbers', () => {
+    const own = [{ id: 1, x: 0, y: 0 }];
+    const carried = [{ id: 1, x: 5, y: 5 }, { id: 2, x: 3, y: 3 }];
+    expect(mergeTags(own, carried, 'replace')).toEqual(carried);
+    expect(mergeTags(own, carried, 'fill')).toEqual([{ id: 1, x: 0, y: 0 }, { id: 2, x: 3, y: 3 }]);
+  });
+});
+
 describe('propagateForward', () => {
   const W = 8;
   const fakeResult = (from: number, confidence: number | null, redetected = false): PropagationResult => ({
     from,
     to: from + 1,
     method: 'sam',
+    tags: [],
     map: rect(createLabelMap(W, 1), 0, 0, from + 2, 1, 1),
     confidence,
     regions: [],

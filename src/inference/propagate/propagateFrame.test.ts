@@ -79,6 +79,19 @@ describe('propagateFrame with the tiny SAM (real dispatcher, real ORT)', () => {
     expect(result.confidence).toBeCloseTo((a.previousArea * a.confidence + b.previousArea * b.confidence) / (a.previousArea + b.previousArea), 10);
   });
 
+  it('hands an instance tag on to its region\'s disc: the new seed is the disc centre, in the same state', async () => {
+    const engine = await samEngine();
+    const prev = rect(rect(createLabelMap(W, H), 100, 80, 90, 60, 1), 400, 200, 50, 120, 2);
+    const result = await propagateFrame(engine, source(), { from: 0, previous: prev, tags: [{ id: 7, x: 420, y: 250 }, { id: 9, x: 5, y: 5 }] });
+    // Tag 9's seed lies on background (stale): not carried. Tag 7 moves to its disc's deepest pixel.
+    expect(result.tags.map((t) => t.id)).toEqual([7]);
+    const [region] = stateRegions(prev).filter((r) => r.label === 2);
+    const { cx, cy } = expectedDisc(regionPrompt(region.mask), 2, createLabelMap(W, H));
+    const [tag] = result.tags;
+    expect(result.map.data[tag.y * W + tag.x]).toBe(2);
+    expect(Math.hypot(tag.x + 0.5 - cx, tag.y + 0.5 - cy)).toBeLessThanOrEqual(1.5);
+  });
+
   it.each([
     ['the batched grid decode (every candidate)', true, [48, 24, 64, 128]],
     ['one decode per point (its best mask, mask 2)', false, [64]],

@@ -16,6 +16,7 @@ import { nms, SPOC_NMS_DEFAULTS } from '../spoc/nms';
 import { pointGrid } from '../spoc/pointGrid';
 import { combineRegions } from './combine';
 import { frameConfidence, regionConfidence, shapeAgreement } from './confidence';
+import { carryTags, type CarriedTag, type TagSuccessor } from './tags';
 import { regionPrompt, type RegionPromptOptions } from './prompts';
 import { stateRegions, type PropRegion } from './regions';
 
@@ -57,6 +58,8 @@ export interface PropagationResult {
   regions: RegionOutcome[];
   /** Re-detection ran on this frame. */
   redetected: boolean;
+  /** Instance tags handed on to t+1 (tags.ts). */
+  tags: CarriedTag[];
   ms: number;
 }
 
@@ -138,16 +141,12 @@ export async function propagateFrame(engine: PropagationEngine, source: Propagat
     });
     items.push({ label: region.label, mask, confidence });
   }
-  return {
-    from,
-    to,
-    method: 'sam',
-    map: combineRegions(previous.width, previous.height, items),
-    confidence: frameConfidence(outcomes),
-    regions: outcomes,
-    redetected: proposals.length > 0,
-    ms: performance.now() - t0,
-  };
+  const map = combineRegions(previous.width, previous.height, items);
+  const tags = carryTags(
+    map,
+    items.map((it, i) => ({ instanceId: regions[i].instanceId, label: it.label, mask: it.mask })),
+  );
+  return { from, to, method: 'sam', map, confidence: frameConfidence(outcomes), regions: outcomes, redetected: proposals.length > 0, tags, ms: performance.now() - t0 };
 }
 
 /**
@@ -204,7 +203,7 @@ async function propagateByFlow(
   const { previous, from } = options;
   const to = from + 1;
   if (regions.length === 0) {
-    return { from, to, method: 'flow', map: combineRegions(previous.width, previous.height, []), confidence: null, regions: [], redetected: false, ms: performance.now() - t0 };
+    return { from, to, method: 'flow', map: combineRegions(previous.width, previous.height, []), confidence: null, regions: [], redetected: false, tags: [], ms: performance.now() - t0 };
   }
   const [prevImage, nextImage] = await Promise.all([source.getImage(from), source.getImage(to)]);
   aborted(options.signal);
@@ -215,9 +214,11 @@ async function propagateByFlow(
   aborted(options.signal);
   // Per region: the new region of the same state that overlaps the warped one most is its successor.
   const nextRegions = stateRegions(flow.map, { minArea: 1 });
+  const successors: TagSuccessor[] = [];
   const outcomes: RegionOutcome[] = regions.map((region) => {
     const same = nextRegions.filter((n) => n.label === region.label).map((n) => n.mask);
     const successor = successorOf(region.mask, same);
+    successors.push({ instanceId: region.instanceId, label: region.label, mask: successor });
     const confidence = successor ? regionConfidence(flow.confidence, region.mask, successor) : 0;
     return {
       label: region.label,
@@ -230,7 +231,8 @@ async function propagateByFlow(
       redetected: false,
     };
   });
-  return { from, to, method: 'flow', map: flow.map, confidence: frameConfidence(outcomes), regions: outcomes, redetected: false, ms: performance.now() - t0 };
+  const tags = carryTags(flow.map, successors);
+  return { from, to, method: 'flow', map: flow.map, confidence: frameConfidence(outcomes), regions: outcomes, redetected: false, tags, ms: performance.now() - t0 };
 }
 
 /** Flow moves a region, so the successor is the candidate with the largest shape agreement. */

@@ -123,7 +123,9 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
         {
           step: (from, previous, redetect) => {
             forget(from + 1);
-            return propagateFrame(eng, source, { from, previous, tags: from === start ? session.tags : [], redetect, signal: ctrl.signal });
+            // Each step starts on the frame the last one wrote, with the tags carried there.
+            const tags = session.snapshot.frameIndex === from ? session.tags : [];
+            return propagateFrame(eng, source, { from, previous, tags, redetect, signal: ctrl.signal });
           },
           loadMap: (k) => session.loadMap(k),
           write: async (r) => {

@@ -25,10 +25,10 @@ beforeEach(async () => {
 });
 afterEach(() => db.close());
 
-function result(to: number, fill: (x: number, y: number) => number): PropagationResult {
+function result(to: number, fill: (x: number, y: number) => number, tags: PropagationResult['tags'] = []): PropagationResult {
   const map = createLabelMap(8, 6);
   for (let y = 0; y < 6; y++) for (let x = 0; x < 8; x++) map.data[y * 8 + x] = fill(x, y);
-  return { from: to - 1, to, method: 'sam', map, confidence: 0.9, regions: [], redetected: false, ms: 0 };
+  return { from: to - 1, to, method: 'sam', map, confidence: 0.9, regions: [], redetected: false, tags, ms: 0 };
 }
 
 describe('writePropagated', () => {
@@ -45,6 +45,18 @@ describe('writePropagated', () => {
     await s.undo();
     await s.flush();
     expect(await getLayer(db, clip.id, 'gt', 1)).toMatchObject({ actArea: 0, trfArea: 0 });
+    await s.close();
+  });
+
+  it('carries instance tags to t+1 and stores them with the layer (replace takes the carried ones; fill adds missing numbers)', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    await writePropagated(s, () => undefined, result(1, (x) => (x < 4 ? 1 : 2), [{ id: 3, x: 1, y: 1 }]), 'replace');
+    expect(s.tags).toEqual([{ id: 3, x: 1, y: 1 }]);
+    await s.flush();
+    expect((await getLayer(db, clip.id, 'gt', 1))?.instances).toEqual({ tags: [{ id: 3, x: 1, y: 1 }] });
+    await s.goToFrame(0);
+    await writePropagated(s, () => undefined, result(1, () => 1, [{ id: 3, x: 6, y: 4 }, { id: 5, x: 2, y: 2 }]), 'fill');
+    expect(s.tags).toEqual([{ id: 3, x: 1, y: 1 }, { id: 5, x: 2, y: 2 }]);
     await s.close();
   });
 

@@ -9,6 +9,7 @@ import type { EditorSession } from '../../../annotator/session/editorSession';
 import { replaceFrame } from '../../../annotator/frameOps';
 import type { LabelMap } from '../../../masks/labelMap';
 import { mergeIntoExisting, type MergeMode } from '../../propagate/combine';
+import { mergeTags } from '../../propagate/tags';
 import type { PropagationResult } from '../../propagate/propagateFrame';
 
 export class FrameMovedError extends Error {
@@ -40,5 +41,8 @@ export async function writePropagated(
     ctx.commit(patch);
     ctx.invalidate(patch.box);
   }
+  // Instance numbers travel with their regions (after the pixels, so the seeds lie on them).
+  const tags = mergeTags(session.tags, result.tags, mode);
+  if (tags.length > 0 || session.tags.length > 0) session.setTags(tags);
   return { width: ctx.map.width, height: ctx.map.height, data: ctx.map.data.slice() };
 }
