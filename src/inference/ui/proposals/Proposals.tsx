@@ -30,6 +30,7 @@ import { inferenceClient, samModelOf, useAssist } from '../assistStore';
 import { clipFrames, shownFrameRgba } from '../frameSource';
 import { acceptLayer, regionsOfLayer, type FrameAcceptMode } from './layerRegions';
 import { applyProposalMask, classForAccept, cycleIndex, LABEL_COLOURS, labelOf, proposalAt, type ProposalLabel, type ShownProposal } from './proposalModel';
+import { JobProgress, ProposalSettings, ProposalTable, type Job } from './ProposalsPanelParts';
 import { loadThresholds, saveThresholds, thresholdsFor, withThresholds, type VerbThresholds } from './thresholds';
 
 interface Props {
@@ -42,13 +43,6 @@ interface Props {
 
 type Mode = 'off' | 'frame' | 'layer';
 
-interface Job {
-  kind: 'frame' | 'clip';
-  fraction: number;
-  text: string;
-  abort: AbortController;
-}
-
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const isTyping = (t: EventTarget | null) => {
   const el = t as HTMLElement | null;
@@ -56,7 +50,6 @@ const isTyping = (t: EventTarget | null) => {
 };
 /** After a button or row click, keys (Ctrl+Z, Enter, Tab) must reach the editor again. */
 const focusCanvas = (canvas: React.RefObject<CanvasHandle | null>) => canvas.current?.canvasView().stage.container().focus();
-const fmt = (v: number | null) => (v === null ? '–' : v.toFixed(3));
 const ms = (v: number) => `${Math.round(v)} ms`;
 
 export function Proposals({ db, clip, session, images, canvas }: Props) {
@@ -401,47 +394,22 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
               {job ? 'Cancel' : 'Close'}
             </button>
           </div>
-          {job && (
-            <div data-testid="proposals-progress" data-kind={job.kind}>
-              <div className="h-1.5 w-full rounded bg-zinc-700">
-                <div className="h-1.5 rounded bg-cyan-500" style={{ width: `${Math.round(job.fraction * 100)}%` }} />
-              </div>
-              <div className="mt-0.5 flex items-center gap-2">
-                <span className="flex-1 text-zinc-400">{job.text}</span>
-                <button className="rounded bg-zinc-700 px-2 hover:bg-zinc-600" data-testid="proposals-cancel" onClick={() => job.abort.abort()}>
-                  Cancel
-                </button>
-              </div>
-            </div>
-          )}
+          {job && <JobProgress job={job} />}
           {message && (
             <p className="text-zinc-400" data-testid="proposals-message">
               {message}
             </p>
           )}
-          <fieldset className="grid grid-cols-[auto_1fr] items-center gap-x-2 gap-y-0.5" disabled={job !== null}>
-            <label htmlFor="prompt-act">actionable</label>
-            <input id="prompt-act" data-testid="prompt-act" className="rounded bg-zinc-800 px-1" value={prompts.actionable} onChange={(e) => setPrompts({ ...prompts, actionable: e.target.value })} />
-            <label htmlFor="prompt-trf">transformed</label>
-            <input id="prompt-trf" data-testid="prompt-trf" className="rounded bg-zinc-800 px-1" value={prompts.transformed} onChange={(e) => setPrompts({ ...prompts, transformed: e.target.value })} />
-            <label htmlFor="proposal-grid">grid</label>
-            <select id="proposal-grid" data-testid="proposal-grid" className="rounded bg-zinc-800 px-1" value={gridSize} onChange={(e) => setGridSize(Number(e.target.value))}>
-              {[8, 16, 32].map((n) => (
-                <option key={n} value={n}>
-                  {n} x {n} points{n === 32 ? ' (SPOC)' : ''}
-                </option>
-              ))}
-            </select>
-          </fieldset>
-          <div className="flex items-center gap-2" title={`Eq. 1 thresholds for "${verb}" (SPOC: 0.5 / 0.01); remembered per verb`}>
-            <span>{verb}:</span>
-            <label>
-              tau <NumberField key={`tau-${verb}`} testId="eq1-tau" step={0.01} value={params.tau} onCommit={(v) => setParam('tau', v)} />
-            </label>
-            <label>
-              delta <NumberField key={`delta-${verb}`} testId="eq1-delta" step={0.005} value={params.delta} onCommit={(v) => setParam('delta', v)} />
-            </label>
-          </div>
+          <ProposalSettings
+            busy={job !== null}
+            prompts={prompts}
+            setPrompts={setPrompts}
+            gridSize={gridSize}
+            setGridSize={setGridSize}
+            verb={verb}
+            params={params}
+            setParam={setParam}
+          />
           {mode !== 'off' && (
             <p className="text-zinc-400" data-testid="proposal-counts">
               {(['actionable', 'transformed', 'ambiguous', 'background', 'unlabelled'] as const)
@@ -465,77 +433,10 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
             </div>
           )}
           {mode !== 'off' && items.length > 0 && (
-            <div className="min-h-0 flex-1 overflow-auto">
-              <table className="w-full text-right tabular-nums">
-                <thead className="text-zinc-500">
-                  <tr>
-                    <th className="text-left">#</th>
-                    <th className="text-left">label</th>
-                    <th>S_act</th>
-                    <th>S_trf</th>
-                    <th>SAM IoU</th>
-                    <th>px</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.slice(0, 300).map((p, i) => (
-                    <tr
-                      key={`${itemsFrame}-${p.mask.box.x}-${p.mask.box.y}-${p.mask.area}-${i}`}
-                      data-testid="proposal-row"
-                      data-label={labels[i]}
-                      aria-selected={selected === i}
-                      className={`cursor-pointer ${selected === i ? 'bg-zinc-700' : hover === i ? 'bg-zinc-800' : ''}`}
-                      onClick={() => setSelected(i)}
-                      onDoubleClick={() => accept(i)}
-                    >
-                      <td className="text-left">{i + 1}</td>
-                      <td className="text-left" style={{ color: LABEL_COLOURS[labels[i]] }}>
-                        {labels[i]}
-                      </td>
-                      <td>{fmt(p.sAct)}</td>
-                      <td>{fmt(p.sTrf)}</td>
-                      <td>{fmt(p.samIou)}</td>
-                      <td>{p.mask.area}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {items.length > 300 && <p className="text-zinc-500">… {items.length - 300} more (all are outlined)</p>}
-            </div>
+            <ProposalTable items={items} labels={labels} frame={itemsFrame} selected={selected} hover={hover} onSelect={setSelected} onAccept={accept} />
           )}
         </div>
       )}
     </>
-  );
-}
-
-/**
- * A number input that keeps what is being typed ("0.", "-") and commits each parseable value, so
- * the labels follow the keystrokes without the field fighting the typist.
- */
-function NumberField({ value, onCommit, step, testId }: { value: number; onCommit: (v: number) => void; step: number; testId: string }) {
-  const [text, setText] = useState(String(value));
-  const [shown, setShown] = useState(value);
-  if (shown !== value && Number(text) !== value) {
-    // Changed from elsewhere (the stored thresholds arrived): show the new value.
-    setShown(value);
-    setText(String(value));
-  }
-  return (
-    <input
-      type="number"
-      step={step}
-      data-testid={testId}
-      className="w-16 rounded bg-zinc-800 px-1"
-      value={text}
-      onChange={(e) => {
-        setText(e.target.value);
-        const v = e.target.valueAsNumber;
-        if (Number.isFinite(v)) {
-          setShown(v);
-          onCommit(v);
-        }
-      }}
-    />
   );
 }
