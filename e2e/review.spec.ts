@@ -7,7 +7,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { readRows } from './helpers/store';
-import { clickAt, drag, openEditor, waitSaved } from './helpers/editor';
+import { clickAt, drag, openEditor, waitSaved, becomeUser } from './helpers/editor';
 import fs from 'node:fs';
 import { encodeIndexedPng } from '../src/io/indexedPng';
 import { createLabelMap, type LabelMap } from '../src/masks/labelMap';
@@ -27,19 +27,6 @@ async function clipRow(page: Page): Promise<ClipRow> {
   return (await readRows<ClipRow>(page, 'clips')).find((c) => c.name === CLIP)!;
 }
 
-/** Becomes `name` (the header field), then reloads the editor so edits are recorded under it. */
-async function becomeUser(page: Page, name: string) {
-  const field = page.getByLabel('Your name');
-  await field.fill(name);
-  await field.press('Tab');
-  await expect.poll(async () => (await readRows<{ key: string; value: unknown }>(page, 'meta')).find((m) => m.key === 'user.name')?.value).toBe(name);
-  if (page.url().includes('#/c/')) {
-    await page.reload();
-    await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-frame', '0');
-    await page.getByRole('button', { name: 'Actual pixels (1:1)' }).click();
-    await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-view', /^1 /);
-  }
-}
 
 async function step(page: Page, button: string, status: string) {
   await page.getByTestId('review-bar').getByRole('button', { name: button, exact: true }).click();

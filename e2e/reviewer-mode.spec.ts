@@ -10,7 +10,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import { readRows } from './helpers/store';
-import { drag, openEditor, waitSaved } from './helpers/editor';
+import { drag, openEditor, waitSaved, becomeUser } from './helpers/editor';
 import { encodeIndexedPng } from '../src/io/indexedPng';
 import { createLabelMap, type LabelMap } from '../src/masks/labelMap';
 import { decodeLayer, parseLayer } from '../src/masks/layers';
@@ -34,18 +34,6 @@ async function gtMap(page: Page, id: string, frameIndex: number): Promise<LabelM
   return row ? decodeLayer(parseLayer({ act: row.act, trf: row.trf }), { width: W, height: H }) : createLabelMap(W, H);
 }
 
-async function becomeUser(page: Page, name: string) {
-  const field = page.getByLabel('Your name');
-  await field.fill(name);
-  await field.press('Tab');
-  await expect.poll(async () => (await readRows<{ key: string; value: unknown }>(page, 'meta')).find((m) => m.key === 'user.name')?.value).toBe(name);
-  if (page.url().includes('#/c/')) {
-    await page.reload();
-    await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-frame', '0');
-    await page.getByRole('button', { name: 'Actual pixels (1:1)' }).click();
-    await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-view', /^1 /);
-  }
-}
 
 const frameIs = (page: Page, k: number) => expect(page.getByTestId('frame-indicator')).toHaveText(`frame ${k + 1} / 20`);
 

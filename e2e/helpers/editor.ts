@@ -1,5 +1,6 @@
 /** Drives the editor with the real mouse in image coordinates (the view publishes its transform). */
 import { expect, type Page } from '@playwright/test';
+import { readRows } from './store';
 
 export async function imageToScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
   const canvas = page.getByTestId('editor-canvas');
@@ -33,4 +34,18 @@ export async function openEditor(page: Page, clipName: string) {
 
 export async function waitSaved(page: Page) {
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'idle');
+}
+
+/** Becomes `name` (the header field), then reloads an open editor so edits are recorded under it. */
+export async function becomeUser(page: Page, name: string) {
+  const field = page.getByLabel('Your name');
+  await field.fill(name);
+  await field.press('Tab');
+  await expect.poll(async () => (await readRows<{ key: string; value: unknown }>(page, 'meta')).find((m) => m.key === 'user.name')?.value).toBe(name);
+  if (page.url().includes('#/c/')) {
+    await page.reload();
+    await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-frame', '0');
+    await page.getByRole('button', { name: 'Actual pixels (1:1)' }).click();
+    await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-view', /^1 /);
+  }
 }

@@ -320,14 +320,17 @@ export interface CommitPredictionOptions {
   by?: string;
 }
 
-export interface PredictionImportResult {
-  source: PredictionSource;
-  /** Frames that got a prediction layer. */
+/** What an import of a non-gt source wrote. */
+export interface SourceImportResult<S extends Exclude<LayerSource, 'gt'>> {
+  source: S;
+  /** Frames that got a layer of the source. */
   frames: number;
   /** Layers of the same source that were replaced. */
   replaced: number;
   warnings: string[];
 }
+
+export type PredictionImportResult = SourceImportResult<PredictionSource>;
 
 /** Writes a read prediction in one transaction (all or nothing; gt untouched). */
 export function commitPrediction(db: SpocDb, draft: PredictionDraft, options: CommitPredictionOptions = {}): Promise<PredictionImportResult> {
@@ -343,7 +346,7 @@ export async function commitSourceDraft<S extends Exclude<LayerSource, 'gt'>>(
   draft: Omit<PredictionDraft, 'source'> & { source: S },
   options: CommitPredictionOptions,
   defaultBy: string,
-): Promise<{ source: S; frames: number; replaced: number; warnings: string[] }> {
+): Promise<SourceImportResult<S>> {
   const at = Date.now();
   const by = options.by?.trim() || defaultBy;
   const layers = [...draft.layers].sort((x, y) => x[0] - y[0]).map(([frameIndex, m]) => ({

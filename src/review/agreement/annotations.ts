@@ -16,6 +16,7 @@ import {
   type CommitPredictionOptions,
   type PngPredictionOptions,
   type PredictionDraft,
+  type SourceImportResult,
 } from '../predictions';
 
 export type AnnotationSource = `ann:${string}`;
@@ -69,12 +70,7 @@ async function readCoco(db: SpocDb, clipId: string, input: string | Uint8Array, 
   return { ...draft, source, warnings: reword(draft.warnings) };
 }
 
-export interface AnnotationImportResult {
-  source: AnnotationSource;
-  frames: number;
-  replaced: number;
-  warnings: string[];
-}
+export type AnnotationImportResult = SourceImportResult<AnnotationSource>;
 
 /** Writes a read annotation in one transaction (all or nothing; gt untouched). */
 export function commitAnnotation(db: SpocDb, draft: AnnotationDraft, options: CommitPredictionOptions = {}): Promise<AnnotationImportResult> {
