@@ -5,11 +5,13 @@ import { FRAME_VERDICTS, type FrameVerdict, type FrameVerdictKind } from './type
 
 /*
  * Per-frame review verdicts (schema v5, table `frameVerdicts`). Append-only: a new verdict is a new
- * row, so who accepted or rejected a frame, and what they said, is never overwritten; the latest
- * row (highest seq) of a frame is the frame's verdict, and a `clear` row makes it unreviewed again.
+ * row, so who accepted or rejected a frame, and what they said, is never overwritten; the frame's
+ * verdict is its latest row by time (ties: highest seq, so rows merged from another browser's bundle
+ * never override newer local ones), and a `clear` row makes it unreviewed again.
  */
 
-const MAX_NOTE = 2000;
+/** Longest note a verdict may carry (bundles check it too). */
+export const MAX_VERDICT_NOTE = 2000;
 
 export interface NewFrameVerdict {
   clipId: string;
@@ -26,7 +28,7 @@ export async function putFrameVerdict(db: SpocDb, input: NewFrameVerdict): Promi
   if (!by) throw new StoreError('invalid', 'A frame verdict needs who gave it.');
   if (!FRAME_VERDICTS.includes(input.verdict)) throw new StoreError('invalid', `Unknown frame verdict "${String(input.verdict)}".`);
   const note = typeof input.note === 'string' ? input.note.trim() : '';
-  if (note.length > MAX_NOTE) throw new StoreError('invalid', `The note is ${note.length} characters long (at most ${MAX_NOTE}).`);
+  if (note.length > MAX_VERDICT_NOTE) throw new StoreError('invalid', `The note is ${note.length} characters long (at most ${MAX_VERDICT_NOTE}).`);
   return db.transaction('rw', [db.clips, db.frameVerdicts], async () => {
     const clip = await db.clips.get(input.clipId);
     if (!clip) throw notFound('Clip');

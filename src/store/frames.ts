@@ -2,10 +2,9 @@ import type { SpocDb } from './db';
 import { StoreError, notFound } from './errors';
 import { clipFrames } from './keys';
 import { touchClip, touchTables } from './touch';
-import type { Frame, FrameIgnored, FrameImage, FramePhase, IgnoreReason } from './types';
+import { IGNORE_REASONS, type Frame, type FrameIgnored, type FrameImage, type FramePhase, type IgnoreReason } from './types';
 
 const PHASES: readonly FramePhase[] = ['initial', 'transitioning', 'end'];
-const IGNORE_REASONS: readonly IgnoreReason[] = ['not_visible', 'too_blurry', 'indistinguishable', 'mixed', 'other'];
 
 /** A clip's frames in order, metadata only (no pixels). */
 export async function listFrames(db: SpocDb, clipId: string): Promise<Frame[]> {

@@ -10,7 +10,7 @@ import {
   type FrameIgnored,
   type FrameImage,
   type FramePhase,
-  type IgnoreReason,
+  IGNORE_REASONS,
   type Layer,
   type LayerSource,
   type Project,
@@ -51,7 +51,6 @@ export interface ClipImportDraft {
 
 const SOURCE_KINDS: readonly ClipSourceKind[] = ['video', 'images', 'zip', 'wtc', 'demo', 'bundle'];
 const PHASES: readonly FramePhase[] = ['initial', 'transitioning', 'end'];
-const IGNORE_REASONS: readonly IgnoreReason[] = ['not_visible', 'too_blurry', 'indistinguishable', 'mixed', 'other'];
 
 /**
  * Writes a whole clip — clip row, frames, images, layers, thumbnail — in ONE read-write transaction.
@@ -151,7 +150,8 @@ export function buildImportRows(draft: ClipImportDraft, clipId: string, now: num
     const frame: Frame = { clipId, index, timestampSec: f.timestampSec };
     if (f.phase) frame.phase = f.phase;
     if (f.ignored !== undefined) {
-      if (!IGNORE_REASONS.includes(f.ignored.reason) || !Number.isFinite(f.ignored.at)) throw invalid(`frame ${index} is ignored with an unknown reason "${f.ignored.reason}"`);
+      if (!IGNORE_REASONS.includes(f.ignored.reason)) throw invalid(`frame ${index} is ignored with an unknown reason "${f.ignored.reason}"`);
+      if (!Number.isFinite(f.ignored.at)) throw invalid(`frame ${index} is ignored without a valid time`);
       frame.ignored = { ...f.ignored };
     }
     if (f.reviewed === true) frame.reviewed = true;

@@ -39,7 +39,7 @@ export const SCHEMA_V2 = {
 } as const;
 
 /**
- * 2026-11-23 — v3 (review room):
+ * 2026-11-22 — v3 (review room):
  * - New table `reviewFlags`: dismissals of automatic review flags (FlagDismissal), keyed by
  *   `[clipId+source+flagId]`; the key's `[clipId]` prefix answers "every dismissal of a clip".
  * - Frame gains an optional `name` (the original file stem), written by importers from now on so
@@ -53,7 +53,7 @@ export const SCHEMA_V3 = {
 } as const;
 
 /**
- * 2026-11-24 — v4 (review workflow):
+ * 2026-11-22 — v4 (review workflow):
  * - New table `clipEvents`: the clip's lifecycle steps (ClipEvent), auto-incremented `seq` so the
  *   history is append-only and ordered; `[clipId+seq]` answers "a clip's history in order".
  * - New table `comments`: comments pinned to a point of a frame (ClipComment); `[clipId+frameIndex]`
@@ -67,10 +67,10 @@ export const SCHEMA_V4 = {
 } as const;
 
 /**
- * 2026-11-25 — v5 (reviewer mode):
+ * 2026-11-22 — v5 (reviewer mode):
  * - New table `frameVerdicts`: a reviewer's accept / reject (with an optional note) of one frame
- *   (FrameVerdict), append-only with an auto-incremented `seq`; the latest row of a frame is its
- *   verdict and the earlier ones are its history. `[clipId+frameIndex+seq]` answers "a frame's
+ *   (FrameVerdict), append-only with an auto-incremented `seq`; the latest row of a frame (by time,
+ *   then seq) is its verdict and the earlier ones are its history. `[clipId+frameIndex+seq]` answers "a frame's
  *   verdicts in order" and, as a prefix, "every verdict of a clip".
  *   No existing row changes shape, so there is no upgrade function.
  */

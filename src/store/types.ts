@@ -86,7 +86,9 @@ export interface Clip {
 
 export type FramePhase = 'initial' | 'transitioning' | 'end';
 
-export type IgnoreReason = 'not_visible' | 'too_blurry' | 'indistinguishable' | 'mixed' | 'other';
+/** The guideline reasons a frame may be ignored for (taxonomy/verbs.ts describes each). */
+export const IGNORE_REASONS = ['not_visible', 'too_blurry', 'indistinguishable', 'mixed', 'other'] as const;
+export type IgnoreReason = (typeof IGNORE_REASONS)[number];
 
 export interface FrameIgnored {
   reason: IgnoreReason;
@@ -267,8 +269,8 @@ export type FrameVerdictKind = (typeof FRAME_VERDICTS)[number];
 
 /**
  * A reviewer's verdict on one frame (schema v5, table `frameVerdicts`): accept, reject (usually
- * with a note saying what is wrong) or clear. Append-only: the row with the highest `seq` of a frame
- * is its verdict, the earlier ones its history.
+ * with a note saying what is wrong) or clear. Append-only: a frame's latest row by time (then by
+ * `seq`) is its verdict, the earlier ones its history.
  */
 export interface FrameVerdict {
   seq: number;

@@ -11,6 +11,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useDb } from '../../workspace/db';
 import { navigate, parseRoute } from '../../workspace/router';
 import { notify, messageOf } from '../../workspace/notices';
+import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
 import { getClip } from '../../store/clips';
 import { listFrames, setFrameIgnored } from '../../store/frames';
 import { layerAreas } from '../../store/layers';
@@ -186,9 +187,8 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
   useEffect(() => {
     const mac = /Mac|iPhone|iPad/.test(navigator.platform);
     const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
-      if (document.querySelector('[role="dialog"]')) {
+      if (isTypingTarget(e.target)) return;
+      if (dialogOpen()) {
         if (e.key === 'Escape') {
           setSheet(false);
           setPalette(false);

@@ -52,6 +52,11 @@ export class ClassicalClient {
     });
   }
 
+  /** The worker failed fatally; every call now fails, so callers should get a new client. */
+  get isDead(): boolean {
+    return this.dead !== null;
+  }
+
   private call<M extends ClassicalMethod>(method: M, params: ClassicalMethods[M]['params'], transfer: ArrayBuffer[]): Promise<ClassicalMethods[M]['result']> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
@@ -165,12 +170,19 @@ export function inProcessClassicalTransport(handler: ClassicalHandler): Classica
 }
 
 let shared: Promise<ClassicalClient> | null = null;
+let current: ClassicalClient | null = null;
 
 /** The app's one classical client; the worker starts on the first call of this function. */
 export function classicalClient(): Promise<ClassicalClient> {
+  // A worker that died (out of memory in OpenCV, a crash) is replaced on the next call.
+  if (current?.isDead) {
+    current = null;
+    shared = null;
+  }
   shared ??= Promise.resolve().then(() => {
     const worker = new Worker(new URL('./classical.worker.ts', import.meta.url), { type: 'module', name: 'classical' });
-    return new ClassicalClient(classicalWorkerTransport(worker));
+    current = new ClassicalClient(classicalWorkerTransport(worker));
+    return current;
   });
   return shared;
 }

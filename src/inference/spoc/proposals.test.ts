@@ -52,20 +52,31 @@ describe('intersectionArea (row runs)', () => {
 describe('nms', () => {
   it('keeps what the plain greedy rule keeps: the cheap bounds never change the answer (property)', () => {
     const W = 20;
-    const boxArb = fc.tuple(fc.nat(W - 1), fc.nat(W - 1), fc.integer({ min: 1, max: W }), fc.integer({ min: 1, max: W }));
+    // Random boxes filled with random bits: masks whose box overlap is far larger than their pixel
+    // overlap, where a wrong shortcut would show.
+    const maskArb = fc.tuple(fc.nat(W - 1), fc.nat(W - 1), fc.integer({ min: 1, max: W }), fc.integer({ min: 1, max: W }), fc.integer({ min: 1, max: 4 }), fc.nat());
     fc.assert(
-      fc.property(fc.array(fc.tuple(boxArb, fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 25 }), fc.constantFrom(0.3, 0.5, 0.9), (items, thr) => {
-        const proposals = items.map(([[x, y, w, h], score]) => {
+      fc.property(fc.array(fc.tuple(maskArb, fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 25 }), fc.constantFrom(0.3, 0.5, 0.9), (items, thr) => {
+        const proposals = items.map(([[x, y, w, h, sparsity, seed], score]) => {
           const bits = new Uint8Array(W * W);
-          for (let j = y; j < Math.min(W, y + h); j++) for (let i = x; i < Math.min(W, x + w); i++) bits[j * W + i] = 1;
+          let r = seed >>> 0;
+          for (let j = y; j < Math.min(W, y + h); j++) {
+            for (let i = x; i < Math.min(W, x + w); i++) {
+              r = (Math.imul(r, 1103515245) + 12345) >>> 0;
+              bits[j * W + i] = (r >>> 16) % sparsity === 0 ? 1 : 0;
+            }
+          }
           return { mask: cropMask(bits, W, W), score };
         });
-        const order = proposals.map((_, i) => i).sort((a, b) => proposals[b].score - proposals[a].score || a - b);
+        const order = proposals
+          .map((_, i) => i)
+          .filter((i) => proposals[i].mask.area >= 1)
+          .sort((a, b) => proposals[b].score - proposals[a].score || a - b);
         const plain: number[] = [];
         for (const i of order) if (!plain.some((k) => maskIou(proposals[i].mask, proposals[k].mask) > thr)) plain.push(i);
         expect(nms(proposals, { iouThreshold: thr, minArea: 1 })).toEqual(plain);
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 

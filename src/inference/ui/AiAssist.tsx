@@ -16,6 +16,7 @@ import { SamTool } from './samTool';
 import { useAiTool } from './aiToolState';
 import { FallbackTool } from './fallback/fallbackTool';
 import { classicalClient } from '../classical/classicalClient';
+import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
 
 interface Props {
   session: EditorSession;
@@ -100,9 +101,8 @@ export function AiAssist({ session, images, canvas }: Props) {
   useEffect(() => {
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
-      if (document.querySelector('[role="dialog"]')) return;
+      if (isTypingTarget(e.target)) return;
+      if (dialogOpen()) return;
       if (!['Tab', 'Enter', 'Escape'].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey) return;
       if (session.toolKey(e.key, e.shiftKey) || e.key === 'Tab') {
         e.preventDefault();

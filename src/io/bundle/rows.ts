@@ -19,7 +19,7 @@ import {
   type FrameIgnored,
   type FramePhase,
   type FrameVerdict,
-  type IgnoreReason,
+  IGNORE_REASONS,
   type Layer,
   type LayerSource,
   type MetaEntry,
@@ -29,6 +29,7 @@ import {
   type Revision,
   type Rle,
 } from '../../store/types';
+import { MAX_VERDICT_NOTE } from '../../store/frameVerdicts';
 import { checkRevision, isLayerSource, maskArea } from '../../store/validate';
 import { JsonReader, hasOwn, parseJsonText, type JsonObject } from '../formats/json';
 import { MAX_JSON_ENTRY_BYTES, ID_PATTERN, framePath, projectMetaPrefix, strictFields, thumbnailPath } from './format';
@@ -85,7 +86,6 @@ export interface MetaJson {
 
 const SOURCE_KINDS: readonly ClipSourceKind[] = ['video', 'images', 'zip', 'wtc', 'demo', 'bundle'];
 const PHASES: readonly FramePhase[] = ['initial', 'transitioning', 'end'];
-const IGNORE_REASONS: readonly IgnoreReason[] = ['not_visible', 'too_blurry', 'indistinguishable', 'mixed', 'other'];
 const PROVENANCE_KINDS: readonly ProvenanceKind[] = ['manual', 'imported', 'proposal', 'propagated', 'interpolated', 'demo'];
 const MAX_TEXT = 100_000;
 
@@ -281,8 +281,6 @@ export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: stri
 }
 
 const VERDICT_FIELDS = new Set(['clipId', 'frameIndex', 'verdict', 'note', 'by', 'at']);
-/** store/frameVerdicts.ts MAX_NOTE. */
-const MAX_VERDICT_NOTE = 2000;
 
 function parseFrameVerdict(r: JsonReader, v: unknown, path: string, clip: Clip): BundleFrameVerdict {
   const o = r.object(v, path);

@@ -11,14 +11,14 @@
  */
 import type { LabelMap } from '../../masks/labelMap';
 import { decodeLayer, encodeLayer, type LayerMasks } from '../../masks/layers';
-import type { ClipSubset, FramePhase, IgnoreReason, LayerSource, Osc } from '../../store/types';
+import { IGNORE_REASONS, type ClipSubset, type FramePhase, type IgnoreReason, type LayerSource, type Osc } from '../../store/types';
 import { isLayerSource } from '../../store/validate';
 
 export type { LayerMasks } from '../../masks/layers';
 export type { ClipSubset, FramePhase, IgnoreReason, LayerSource, Osc } from '../../store/types';
 
 export const FRAME_PHASES: readonly FramePhase[] = ['initial', 'transitioning', 'end'];
-export const IGNORE_REASONS: readonly IgnoreReason[] = ['not_visible', 'too_blurry', 'indistinguishable', 'mixed', 'other'];
+export { IGNORE_REASONS };
 export const SUBSETS: readonly ClipSubset[] = ['seen', 'novel'];
 
 export interface ClipMeta {

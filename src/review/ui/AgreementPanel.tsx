@@ -100,7 +100,9 @@ export function AgreementPanel({ db, clip, session, frameIndex, onPick }: Props)
   };
 
   const current = shown?.find((r) => r.index === frameIndex) ?? null;
-  const canResolve = b !== null && !session.snapshot.readOnly;
+  // A frame one side has no mask for (or that is ignored) is not compared, and picking from a
+  // missing mask would silently empty gt: nothing to pick there.
+  const canResolve = b !== null && !session.snapshot.readOnly && !current?.skipped;
   const resolve = async (resolution: Resolution) => {
     if (!b) return;
     const k = frameIndex;
@@ -111,6 +113,7 @@ export function AgreementPanel({ db, clip, session, frameIndex, onPick }: Props)
     // gt as the editor holds it (its latest stroke may not be stored yet); other sources from the store.
     const read = async (s: LayerSource) => (s === 'gt' ? null : ((await getLayer(db, clip.id, s, k)) ?? null));
     const [la, lb] = await Promise.all([read(a), read(b)]);
+    if ((a !== 'gt' && !la) || (b !== 'gt' && !lb)) return notify('error', `Frame ${k + 1}: ${!lb ? b : a} has no mask here; nothing was changed.`);
     if (ctx.frameIndex !== k || session.snapshot.frameIndex !== k) return notify('error', 'The frame changed before the pick was applied; nothing was changed.');
     const sides = { a: { source: a, map: a === 'gt' ? ctx.map : layerMap(la, size) }, b: { source: b, map: b === 'gt' ? ctx.map : layerMap(lb, size) } };
     if (!applyPick(ctx, k, sides, resolution)) notify('info', `Frame ${k + 1}: gt already holds that; nothing changed.`);

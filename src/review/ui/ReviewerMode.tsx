@@ -11,7 +11,7 @@
  *   R            reject the frame: asks for a note, then steps on
  *   V            toggle the annotator's version;  D  toggle the diff overlay
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import Konva from 'konva';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { SpocDb } from '../../store/db';
@@ -27,11 +27,7 @@ import { nextUnreviewed, verdictTally } from '../verdicts';
 import { DIFF_COLOURS, DIFF_LABELS, paintDiff, paintVersion } from './diffImage';
 import { useReviewer } from './reviewerState';
 import { useReviewUi } from './reviewUiState';
-
-const isTyping = (t: EventTarget | null) => {
-  const el = t as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
-};
+import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
 
 /** Keys that still reach the editor while the annotator's version is on show (navigation only). */
 const VIEW_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'Escape', '?', 'h', 'H', 'Shift', 'Control', 'Alt', 'Meta']);
@@ -78,14 +74,18 @@ function ReviewerPanel({ db, clip, frameIndex, canvas, goToFrame }: Props) {
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
 
+  // A ref, not state: two quick presses of A must not both pass the guard before a re-render.
+  const inFlight = useRef(false);
   const record = async (k: number, verdict: 'accept' | 'reject' | 'clear', text?: string) => {
-    if (busy) return;
+    if (inFlight.current) return;
+    inFlight.current = true;
     setBusy(true);
     try {
       await putFrameVerdict(db, { clipId: clip.id, frameIndex: k, verdict, by: user, note: text });
-      if (verdict !== 'clear') {
-        // Step on from the frame just judged, counting it as reviewed already.
-        const after = new Map(verdicts ?? []);
+      // Step on from the frame just judged (counted as reviewed already), unless the reviewer has
+      // moved elsewhere meanwhile.
+      if (verdict !== 'clear' && latest.current.frameIndex === k) {
+        const after = new Map(latest.current.verdicts ?? []);
         after.set(k, { seq: 0, clipId: clip.id, frameIndex: k, verdict, by: user, at: 0 });
         const next = nextUnreviewed(clip.frameCount, after, k);
         if (next !== null) goToFrame(next);
@@ -93,14 +93,22 @@ function ReviewerPanel({ db, clip, frameIndex, canvas, goToFrame }: Props) {
     } catch (err) {
       notify('error', `Could not record the verdict: ${messageOf(err)}`);
     } finally {
+      inFlight.current = false;
       setBusy(false);
     }
   };
+  // What the key handler reads; it is registered once, so its place among the other capture-phase
+  // handlers (proposals, the AI tool) stays put.
+  const latest = useRef({ verdicts, frameIndex, record, goToFrame });
+  useEffect(() => {
+    latest.current = { verdicts, frameIndex, record, goToFrame };
+  });
 
   // The keys, in the capture phase.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e.target) || document.querySelector('[role="dialog"]')) return;
+      if (isTypingTarget(e.target) || dialogOpen()) return;
+      const { verdicts, frameIndex, record, goToFrame } = latest.current;
       const st = useReviewer.getState();
       if (st.rejecting !== null) return;
       const take = () => {
@@ -142,7 +150,7 @@ function ReviewerPanel({ db, clip, frameIndex, canvas, goToFrame }: Props) {
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  });
+  }, [clip.frameCount]);
 
   // The gt masks make way for the annotator's version while it shows (again after the overlay mode
   // changes: ReviewCanvasLayer, whose effects run first, sets the masks' visibility for its modes).

@@ -10,6 +10,7 @@ import { CountCache } from '../../metrics/panels/projectEval';
 import { notify, messageOf } from '../../workspace/notices';
 import { nextInRanking, rankByWorstIou, type FrameIou, type IouKey } from '../worstIou';
 import { loadFrameIous } from '../worstIouLoader';
+import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
 
 const KEYS: [IouKey, string][] = [
   ['mean', 'mean'],
@@ -53,9 +54,8 @@ export function WorstIouList({ db, clip, source, frameIndex, onPick }: Props) {
   useEffect(() => {
     if (!onPick) return;
     const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
-      if (document.querySelector('[role="dialog"]')) return;
+      if (isTypingTarget(e.target)) return;
+      if (dialogOpen()) return;
       if (e.key.toLowerCase() !== 'w' || e.ctrlKey || e.metaKey || e.altKey) return;
       e.preventDefault();
       e.stopImmediatePropagation();

@@ -54,12 +54,13 @@ export function SuggestStates({ session, canvas, getImage }: Props) {
 
   const suggest = async () => {
     const k = session.snapshot.frameIndex;
+    // The object as painted on frame k now, before any await lets the editor move on.
+    const targetMask = objectMask(session.map);
     setBusy(true);
     setNote('training on labelled frames…');
     try {
       const { frames, indices } = await trainingFrames({ frameCount: session.clip.frameCount, loadMap: (j) => session.loadMap(j), getImage }, k);
       if (frames.length === 0) throw new Error('no other frame of this clip has actionable or transformed pixels to learn from');
-      const targetMask = objectMask(session.map);
       const client = await classicalClient();
       const suggestion = await client.classifyStates(frames, await getImage(k), targetMask);
       if (session.snapshot.frameIndex !== k) return;

@@ -108,6 +108,18 @@ describe('FallbackTool', () => {
     expect(map.data.filter((v) => v === 1).length).toBeGreaterThan(0);
   });
 
+  it('Alt+click with nothing previewed removes nothing and adds nothing: Enter has nothing to accept', async () => {
+    const { map, commits, host, tool } = setup();
+    await tool.setFrame(host);
+    tool.onPointerDown(at(130, 95, { alt: true }));
+    tool.onPointerUp(at(130, 95, { alt: true }));
+    await settled(tool);
+    expect(tool.area).toBe(0);
+    tool.onKey('Enter');
+    expect(commits).toHaveLength(0);
+    expect(map.data.some((v) => v !== 0)).toBe(false);
+  });
+
   it('scissors mode: three or more clicks around the disc preview the region inside the edge path', async () => {
     const { disc, host, tool } = setup();
     await tool.setFrame(host);

@@ -103,7 +103,8 @@ export class FallbackTool {
     this.frameIndex = host.frameIndex;
     this.image = this.options.getImage(host.frameIndex);
     this.image.catch(() => undefined);
-    if (this.status === 'idle') {
+    // First use, or again after a failure (the worker is replaced when it died).
+    if (this.status === 'idle' || this.status === 'error') {
       this.setStatus('loading', 'loading OpenCV…');
       return this.options
         .backend()
@@ -192,7 +193,9 @@ export class FallbackTool {
       if (seq !== this.seq || k !== this.frameIndex) return;
       this.lastMs = performance.now() - t0;
       const before = this.mask;
-      if (before && op !== 'replace') {
+      if (op === 'subtract' && !before) {
+        data.fill(0); // nothing to remove from: a subtract click never becomes a region of its own
+      } else if (before && op !== 'replace') {
         for (let i = 0; i < data.length; i++) data[i] = op === 'add' ? data[i] | before.data[i] : before.data[i] & (data[i] ^ 1);
       }
       this.mask = toBinaryMask(image.width, image.height, data);

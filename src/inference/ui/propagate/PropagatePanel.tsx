@@ -1,5 +1,5 @@
 /**
- * The editor's propagation controls (header slot): "Propagate →" writes frame t+1 from frame t as
+ * The editor's propagation controls (tool bar, tools slot): "Propagate →" writes frame t+1 from frame t as
  * one undoable step and goes there; "Forward…" runs frame after frame with progress and cancel.
  * The engine is the loaded SAM model, else the optical-flow fallback, and the UI says which.
  * When t+1 already has masks the user chooses: replace them (undoable) or fill only the empty
@@ -68,8 +68,13 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
 
   async function next(mode: MergeMode | null) {
     const from = frameIndex;
-    // One run at a time (a double click must not start two before the buttons disable).
+    // One run at a time (a double click must not start two before the buttons disable). A
+    // Replace / Fill answer counts only for the frame it was asked about.
     if (from >= last || abort.current) return;
+    if (mode !== null && choice?.to !== from + 1) {
+      setChoice(null);
+      return;
+    }
     const ctrl = new AbortController();
     abort.current = ctrl;
     setChoice(null);
@@ -91,7 +96,8 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
     forget(from + 1);
     try {
       const previous = await session.loadMap(from);
-      const result = await propagateFrame(await engine(), source, { from, previous, tags: session.tags, signal: ctrl.signal });
+      const tags = session.snapshot.frameIndex === from ? session.tags : [];
+      const result = await propagateFrame(await engine(), source, { from, previous, tags, signal: ctrl.signal });
       if (result.confidence === null) {
         setMessage(`frame ${from + 1} has no regions to propagate`);
         return;
@@ -201,7 +207,7 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
           {message}
         </span>
       )}
-      {choice && (
+      {choice && choice.to === frameIndex + 1 && (
         <span className="absolute left-0 top-7 z-20 flex w-72 flex-col whitespace-normal gap-2 rounded border border-zinc-700 bg-zinc-900 p-3 shadow-lg" data-testid="propagate-choice">
           <span>Frame {choice.to + 1} already has masks.</span>
           <span className="flex gap-1">

@@ -15,7 +15,7 @@ import type { PropagationResult } from '../../propagate/propagateFrame';
 export class FrameMovedError extends Error {
   constructor(expected: number) {
     super(`the editor left frame ${expected + 1} before the propagated masks could be written`);
-    this.name = 'AbortError';
+    this.name = 'FrameMovedError';
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The editor's automatic proposals (issue 4, items 4, 5, 7), mounted in the header slot:
+ * The editor's automatic proposals (issue 4, items 4, 5, 7), mounted in the tool bar (tools slot):
  *
  * - "Proposals" (Shift+A): SAM over a point grid on the shown frame + NMS, with CLIP S_act / S_trf
  *   when a CLIP model is loaded, drawn as outlines coloured by their Eq. 1 label. While the mode is
@@ -32,6 +32,8 @@ import { acceptLayer, regionsOfLayer, type FrameAcceptMode } from './layerRegion
 import { applyProposalMask, classForAccept, cycleIndex, LABEL_COLOURS, labelOf, proposalAt, type ProposalLabel, type ShownProposal } from './proposalModel';
 import { JobProgress, ProposalSettings, ProposalTable, type Job } from './ProposalsPanelParts';
 import { loadThresholds, saveThresholds, thresholdsFor, withThresholds, type VerbThresholds } from './thresholds';
+import { dialogOpen, isTypingTarget } from '../../../workspace/keyboard';
+import { messageOf } from '../../../workspace/notices';
 
 interface Props {
   db: SpocDb;
@@ -43,11 +45,6 @@ interface Props {
 
 type Mode = 'off' | 'frame' | 'layer';
 
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
-const isTyping = (t: EventTarget | null) => {
-  const el = t as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
-};
 /** After a button or row click, keys (Ctrl+Z, Enter, Tab) must reach the editor again. */
 const focusCanvas = (canvas: React.RefObject<CanvasHandle | null>) => canvas.current?.canvasView().stage.container().focus();
 const ms = (v: number) => `${Math.round(v)} ms`;
@@ -298,7 +295,7 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
   // ---- keys --------------------------------------------------------------------------------------
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e.target) || document.querySelector('[role="dialog"]') || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (isTypingTarget(e.target) || dialogOpen() || e.ctrlKey || e.metaKey || e.altKey) return;
       const key = e.key.toLowerCase();
       let used = true;
       if (key === 'a' && e.shiftKey) {
