@@ -20,7 +20,8 @@ function nodeBenches(): void {
   const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only))).sort();
   for (const f of files) {
     console.log(`\n## ${f}`);
-    const r = spawnSync('npx', ['tsx', `${here}${f}`], { stdio: 'inherit' });
+    // --expose-gc: benches that report memory collect before they sample it.
+    const r = spawnSync('npx', ['tsx', '--expose-gc', `${here}${f}`], { stdio: 'inherit' });
     if (r.status !== 0) console.log(`(${f} exited with ${r.status})`);
   }
 }
