@@ -108,6 +108,34 @@ describe('FallbackTool', () => {
     expect(map.data.filter((v) => v === 1).length).toBeGreaterThan(0);
   });
 
+  it('quick Shift+clicks all count: results are applied in click order even when they overlap in flight', async () => {
+    const click = (tool: FallbackTool, x: number, y: number, shift = false) => {
+      tool.onPointerDown(at(x, y, { shift }));
+      tool.onPointerUp(at(x, y, { shift }));
+    };
+    const one = setup();
+    await one.tool.setFrame(one.host);
+    click(one.tool, 130, 95);
+    await settled(one.tool);
+    click(one.tool, 10, 10, true);
+    await settled(one.tool);
+    click(one.tool, 220, 160, true);
+    await settled(one.tool);
+    const sequential = one.tool.area;
+
+    const two = setup();
+    await two.tool.setFrame(two.host);
+    click(two.tool, 130, 95);
+    await settled(two.tool);
+    click(two.tool, 10, 10, true);
+    click(two.tool, 220, 160, true); // before the first Shift+click's result is back
+    await settled(two.tool);
+    await new Promise((r) => setTimeout(r, 0));
+    await settled(two.tool);
+    expect(two.tool.area).toBe(sequential);
+    expect(sequential).toBeGreaterThan(0);
+  });
+
   it('Alt+click with nothing previewed removes nothing and adds nothing: Enter has nothing to accept', async () => {
     const { map, commits, host, tool } = setup();
     await tool.setFrame(host);

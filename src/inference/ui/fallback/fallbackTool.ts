@@ -61,7 +61,10 @@ export class FallbackTool {
   private box: { x0: number; y0: number; x1: number; y1: number } | null = null;
   private points: { x: number; y: number; positive: boolean }[] = [];
   private mask: BinaryMask | null = null;
-  private seq = 0;
+  /** Bumped by every replacing prompt and by clear(): results of an older epoch are dropped. */
+  private epoch = 0;
+  /** Results applied so far, in prompt order. */
+  private applying: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: FallbackToolOptions) {}
@@ -183,15 +186,31 @@ export class FallbackTool {
   }
 
   private async run(what: string, compute: (b: FallbackBackend, image: RgbaImage) => Promise<Uint8Array>, op: 'replace' | 'add' | 'subtract'): Promise<void> {
-    const seq = ++this.seq;
+    // A replacing prompt (or clear) starts a new epoch and drops what earlier prompts still compute;
+    // adds and removes belong to the current epoch and are applied in click order, so quick
+    // Shift+clicks all count even when their results come back out of order.
+    if (op === 'replace') this.epoch++;
+    const epoch = this.epoch;
     const k = this.frameIndex;
     this.setStatus('working', `${what}…`);
-    try {
+    const result = (async () => {
       const [backend, image] = await Promise.all([this.options.backend(), this.image ?? Promise.reject(new Error('no frame shown'))]);
       const t0 = performance.now();
       const data = await compute(backend, image);
-      if (seq !== this.seq || k !== this.frameIndex) return;
-      this.lastMs = performance.now() - t0;
+      return { data, image, ms: performance.now() - t0 };
+    })();
+    result.catch(() => undefined);
+    const apply = async () => {
+      let r: Awaited<typeof result>;
+      try {
+        r = await result;
+      } catch (e) {
+        if (epoch === this.epoch) this.setStatus('error', `${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+        return;
+      }
+      if (epoch !== this.epoch || k !== this.frameIndex) return;
+      const { data, image } = r;
+      this.lastMs = r.ms;
       const before = this.mask;
       if (op === 'subtract' && !before) {
         data.fill(0); // nothing to remove from: a subtract click never becomes a region of its own
@@ -200,11 +219,12 @@ export class FallbackTool {
       }
       this.mask = toBinaryMask(image.width, image.height, data);
       this.setStatus('ready', `${what}: ${this.mask.area} px · ${Math.round(this.lastMs)} ms`);
-    } catch (e) {
-      if (seq !== this.seq) return;
-      this.setStatus('error', `${what} failed: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    };
+    const applied = this.applying.then(apply);
+    this.applying = applied;
+    await applied;
   }
+
 
   /** A new tolerance applies from the next click. */
   setTolerance(value: number): void {
@@ -242,7 +262,7 @@ export class FallbackTool {
   }
 
   clear(): void {
-    this.seq++;
+    this.epoch++;
     this.drag = null;
     this.box = null;
     this.points = [];
