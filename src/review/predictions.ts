@@ -68,13 +68,21 @@ const TO_BACKGROUND = { 3: 0, 4: 0, 5: 0, 255: 0 } as const;
  * is empty, longer than 100 characters, has control characters or surrounding spaces.
  */
 export function predictionSource(name: string): PredictionSource {
-  const bare = name.startsWith('pred:') ? name.slice('pred:'.length) : name;
-  if (!bare) throw new RangeError('the prediction needs a name (it becomes the source pred:<name>)');
-  if (bare !== bare.trim()) throw new RangeError(`the prediction name "${bare}" starts or ends with a space`);
-  if (bare.length > MAX_NAME) throw new RangeError(`the prediction name is ${bare.length} characters long (at most ${MAX_NAME})`);
+  return namedSource('pred', name, 'the prediction', 'prediction');
+}
+
+/**
+ * `<prefix>:<name>` for a named non-gt source (a prediction, a second annotation) under one naming
+ * rule; `whole` / `noun` word the messages ("the prediction", "prediction name").
+ */
+export function namedSource<P extends 'pred' | 'ann'>(prefix: P, name: string, whole: string, noun: string): `${P}:${string}` {
+  const bare = name.startsWith(`${prefix}:`) ? name.slice(prefix.length + 1) : name;
+  if (!bare) throw new RangeError(`${whole} needs a name (it becomes the source ${prefix}:<name>)`);
+  if (bare !== bare.trim()) throw new RangeError(`the ${noun} name "${bare}" starts or ends with a space`);
+  if (bare.length > MAX_NAME) throw new RangeError(`the ${noun} name is ${bare.length} characters long (at most ${MAX_NAME})`);
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(bare)) throw new RangeError('the prediction name contains a control character');
-  return `pred:${bare}`;
+  if (/[\u0000-\u001f\u007f]/.test(bare)) throw new RangeError(`the ${noun} name contains a control character`);
+  return `${prefix}:${bare}`;
 }
 
 /** A frame's name for matching: its stored name, else its positional name frame0000, ... */

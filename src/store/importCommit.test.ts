@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listClips } from './clips';
 import type { SpocDb } from './db';
-import { StoreError, isQuotaError } from './errors';
+import { isQuotaError } from './errors';
 import { listFrames, getFrameImage } from './frames';
 import { commitClipImport, commitClipImports, draftBytes, type ClipImportDraft } from './importCommit';
 import { layerAreas } from './layers';
 import { createProject, newProjectRow } from './projects';
-import { W, H, freshDb, gtLayer, importDraft, pngBlob, rleWithArea, snapshot } from './testFixtures';
+import { W, H, freshDb, gtLayer, importDraft, pngBlob, rleWithArea, snapshot, storeRejection as rejection } from './testFixtures';
 import type { Project } from './types';
 
 let db: SpocDb;
@@ -22,14 +22,6 @@ afterEach(() => {
   db.close();
 });
 
-async function rejection(p: Promise<unknown>): Promise<StoreError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StoreError);
-  return err as StoreError;
-}
 
 describe('commitClipImport', () => {
   it('writes clip, frames, images, layers and thumbnail', async () => {

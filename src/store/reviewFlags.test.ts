@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deleteClip } from './clips';
 import type { SpocDb } from './db';
-import { StoreError } from './errors';
 import { commitClipImport } from './importCommit';
 import { createProject, deleteProject } from './projects';
 import { deleteFlagDismissal, listFlagDismissals, putFlagDismissal } from './reviewFlags';
-import { freshDb, importDraft } from './testFixtures';
+import { freshDb, importDraft, storeRejection as rejection } from './testFixtures';
 import type { Clip, FlagDismissal } from './types';
 
 let db: SpocDb;
@@ -23,14 +22,6 @@ function dismissal(over: Partial<FlagDismissal> = {}): FlagDismissal {
   return { clipId: clip.id, source: 'gt', flagId: 'speck:1:00ab', kind: 'speck', frameIndex: 1, box: { x: 1, y: 1, w: 2, h: 2 }, reason: 'crumb', by: 'rev', at: 10, ...over };
 }
 
-async function rejection(p: Promise<unknown>): Promise<StoreError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StoreError);
-  return err as StoreError;
-}
 
 describe('flag dismissals', () => {
   it('are stored per clip and source, listed, re-dismissed in place and removed', async () => {

@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from './db';
-import { StoreError } from './errors';
 import { commitClipImport } from './importCommit';
 import { layerAreas, listLayers } from './layers';
 import { createProject } from './projects';
 import { writeSourceLayers } from './sourceLayers';
-import { H, W, freshDb, importDraft, rleWithArea, snapshot } from './testFixtures';
+import { H, W, freshDb, importDraft, rleWithArea, snapshot, storeRejection as rejection } from './testFixtures';
 import type { Clip } from './types';
 
 let db: SpocDb;
@@ -22,14 +21,6 @@ function layer(frameIndex: number, act: number, trf = 0) {
   return { frameIndex, act: rleWithArea(H, W, act), trf: rleWithArea(H, W, trf), provenance };
 }
 
-async function rejection(p: Promise<unknown>): Promise<StoreError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StoreError);
-  return err as StoreError;
-}
 
 describe('writeSourceLayers', () => {
   it('writes a set of layers of one source, leaving gt alone', async () => {

@@ -9,6 +9,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { openSpocDb, type SpocDb, type SpocDbOptions } from './db';
 import type { ClipImportDraft, DraftLayer } from './importCommit';
+import { StoreError } from './errors';
 import type { Rle } from './types';
 
 /** A private IndexedDB per test: no cross-test leakage, no global polyfill. */
@@ -138,4 +139,14 @@ async function unblob(row: unknown): Promise<unknown> {
     return Object.fromEntries(entries);
   }
   return row;
+}
+
+/** The StoreError a promise rejects with; throws (failing the test) when it resolves or fails otherwise. */
+export async function storeRejection(p: Promise<unknown>): Promise<StoreError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof StoreError)) throw new Error(`expected a StoreError, got ${err === null ? 'success' : String(err)}`);
+  return err;
 }

@@ -24,6 +24,7 @@ import type { BinaryMask } from '../models/samPostprocess';
 import type { SamCandidate, SamDecodeResult } from '../models/samTypes';
 import type { CallOptions } from '../runtime/inferenceClient';
 import type { SamEncodeResult } from '../runtime/protocol';
+import { dragTo, normalisedBox } from './dragBox';
 
 /** What the tool needs from the inference client (InferenceClient satisfies it). */
 export interface SamBackend {
@@ -186,19 +187,18 @@ export class SamTool {
 
   onPointerMove(p: PointerInput): void {
     if (!this.drag) return;
-    this.drag.x1 = p.x;
-    this.drag.y1 = p.y;
+    this.drag = dragTo(this.drag, p);
     this.emit();
   }
 
   onPointerUp(p: PointerInput): void {
     if (!this.drag) return;
-    const d = { ...this.drag, x1: p.x, y1: p.y };
+    const d = dragTo(this.drag, p);
     this.drag = null;
     if (Math.abs(d.x1 - d.x0) < MIN_BOX || Math.abs(d.y1 - d.y0) < MIN_BOX) {
       this.points.push({ x: d.x0, y: d.y0, positive: true });
     } else {
-      this.box = { x0: Math.min(d.x0, d.x1), y0: Math.min(d.y0, d.y1), x1: Math.max(d.x0, d.x1), y1: Math.max(d.y0, d.y1) };
+      this.box = normalisedBox(d);
     }
     void this.decode();
   }

@@ -9,6 +9,7 @@ import { ImportError, throwIfAborted } from '../../io/importError';
 import type { SpocDb } from '../../store/db';
 import {
   commitSourceDraft,
+  namedSource,
   predictionTarget,
   readPredictionCoco,
   readPredictionPngs,
@@ -21,20 +22,12 @@ import {
 
 export type AnnotationSource = `ann:${string}`;
 
-const MAX_NAME = 100;
-
 /**
  * `ann:<name>` from an annotator's name ("bob" or "ann:bob"). Throws RangeError when the name is
  * empty, longer than 100 characters, has control characters or surrounding spaces.
  */
 export function annotationSource(name: string): AnnotationSource {
-  const bare = name.startsWith('ann:') ? name.slice('ann:'.length) : name;
-  if (!bare) throw new RangeError('the second annotation needs a name (it becomes the source ann:<name>)');
-  if (bare !== bare.trim()) throw new RangeError(`the annotation name "${bare}" starts or ends with a space`);
-  if (bare.length > MAX_NAME) throw new RangeError(`the annotation name is ${bare.length} characters long (at most ${MAX_NAME})`);
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(bare)) throw new RangeError('the annotation name contains a control character');
-  return `ann:${bare}`;
+  return namedSource('ann', name, 'the second annotation', 'annotation');
 }
 
 export function isAnnotationSource(source: string): source is AnnotationSource {

@@ -22,6 +22,7 @@ import type { BinaryMask } from '../../models/samPostprocess';
 import { applySamMask, type SamHost, type SamPreview } from '../samTool';
 import { toBinaryMask } from '../../classical/images';
 import type { GrabCutOptions, RegionOptions } from '../../classical/segment';
+import { dragTo, normalisedBox } from '../dragBox';
 
 /** What the tool needs from the classical client (ClassicalClient satisfies it). */
 export interface FallbackBackend {
@@ -136,16 +137,15 @@ export class FallbackTool {
 
   onPointerMove(p: PointerInput): void {
     if (!this.drag) return;
-    this.drag.x1 = p.x;
-    this.drag.y1 = p.y;
+    this.drag = dragTo(this.drag, p);
     this.emit();
   }
 
   onPointerUp(p: PointerInput): void {
     if (!this.drag) return;
-    const d = { ...this.drag, x1: p.x, y1: p.y };
+    const d = dragTo(this.drag, p);
     this.drag = null;
-    if (this.isBox(d) && d.op !== 'subtract') void this.runBox({ x0: Math.min(d.x0, d.x1), y0: Math.min(d.y0, d.y1), x1: Math.max(d.x0, d.x1), y1: Math.max(d.y0, d.y1) });
+    if (this.isBox(d) && d.op !== 'subtract') void this.runBox(normalisedBox(d));
     else if (this.mode === 'scissors') void this.addAnchor({ x: d.x0, y: d.y0 });
     else void this.runClick({ x: d.x0, y: d.y0 }, d.op);
   }
