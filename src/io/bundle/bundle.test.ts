@@ -14,7 +14,8 @@ import type { ClipConflict } from './merge';
 import { BundleCancelled, type BundleProgress } from './progress';
 import { BlobSink, ChunkSink } from './sinks';
 import { exportToBlob, paint, seedProject, type SeededProject } from './testProject';
-import { readZipDirectory } from './zipReader';
+import { readZipDirectory } from '../files/zipDirectory';
+import { DEFAULT_ZIP_READ_LIMITS } from './zipReader';
 
 let a: SpocDb;
 let seeded: SeededProject;
@@ -68,7 +69,7 @@ describe('project bundle round trip', () => {
 
   it('writes a standard zip: manifest last, images stored, JSON deflated, checksums and counts', async () => {
     const { blob } = await exportToBlob(a, seeded.project.id);
-    const entries = await readZipDirectory(blob, 'x');
+    const entries = await readZipDirectory(blob, 'x', DEFAULT_ZIP_READ_LIMITS);
     expect(entries.at(-1)!.name).toBe(MANIFEST_PATH);
     const image = entries.find((e) => e.name.endsWith('/frames/000000.jpg'))!;
     expect(image.method).toBe(0);

@@ -10,7 +10,8 @@ import { freshDb, snapshot } from '../../store/testFixtures';
 import { ImportError } from '../importError';
 import { MANIFEST_PATH } from './format';
 import { importBundle } from './importBundle';
-import { editJson, exportToBlob, rebuild, seedProject, type SeededProject } from './testProject';
+import { editJson, exportToBlob, pngHeader, rebuild, seedProject, tinyImage, type SeededProject } from './testProject';
+import { manyEntryBomb } from '../files/testZips';
 
 const NAME = 'hostile.spoc.zip';
 let source: SpocDb;
@@ -74,18 +75,18 @@ describe('hostile bundles are refused, naming the bundle and the problem, and wr
 
   it('empty file, random bytes, a zip that is not a bundle', async () => {
     await expectRefused(new Uint8Array(0), 'is empty');
-    await expectRefused(new TextEncoder().encode('this is not a zip file at all, just some text'), 'is not a zip archive, or it is truncated');
+    await expectRefused(new TextEncoder().encode('this is not a zip file at all, just some text'), 'is not a readable zip archive: it has no end-of-archive record');
     await expectRefused(zipSync({ 'notes.txt': new TextEncoder().encode('hi') }), 'has no manifest.json; it is not a SPOC Studio project bundle');
   });
 
   it('truncated archives', async () => {
     const bytes = await bytesOf(good);
-    await expectRefused(bytes.subarray(0, bytes.length >> 1), 'is not a zip archive, or it is truncated');
-    await expectRefused(bytes.subarray(0, bytes.length - 5), 'is not a zip archive, or it is truncated');
+    await expectRefused(bytes.subarray(0, bytes.length >> 1), 'is not a readable zip archive: it has no end-of-archive record (it is not a zip, or it is truncated)');
+    await expectRefused(bytes.subarray(0, bytes.length - 5), 'is not a readable zip archive: it has no end-of-archive record');
     const holed = new Uint8Array(bytes.length - 100);
     holed.set(bytes.subarray(0, 200));
     holed.set(bytes.subarray(300), 200);
-    await expectRefused(holed, /central directory that does not end where|corrupt/);
+    await expectRefused(holed, /the zip's central directory is damaged \(it should end at byte \d+ but runs from byte \d+/);
   });
 
   it('zip bombs: absurd ratios, entries inflating past their declared size, overlapping entries', async () => {
@@ -148,7 +149,42 @@ describe('hostile bundles are refused, naming the bundle and the problem, and wr
     const local = dv.getUint32(rec + 42, true);
     const dataAt = local + 30 + dv.getUint16(local + 26, true) + dv.getUint16(local + 28, true);
     raw[dataAt + 3] ^= 0x55;
-    await expectRefused(raw, `entry "${image}" fails its CRC-32 check; the archive is corrupt`);
+    await expectRefused(raw, `entry "${image}" fails its CRC-32 check (its content is not what the archive recorded); the archive is corrupt`);
+  });
+
+  it('the many-entry zip bomb, with a manifest whose checksums match, is refused from the directory', async () => {
+    const bomb = manyEntryBomb({ name: (i) => `clips/${clipA()}/frames/${String(i).padStart(6, '0')}.jpg` });
+    const t = performance.now();
+    await expectRefused(bomb, /looks like a zip bomb: its first \d+ entries alone declare [\d.]+ MB of content in a [\d.]+ MB file \(over 100:1/);
+    expect(performance.now() - t).toBeLessThan(1000);
+  });
+
+  it('frame images and thumbnails must be images a clip can show, whatever the checksums say', async () => {
+    const clipJson = `clips/${clipA()}/clip.json`;
+    /** Puts `bytes` in place of frame 1's image (or the thumbnail), with clip.json and the manifest agreeing. */
+    const replaced = (bytes: Uint8Array, thumbnail = false) =>
+      rebuild(good, (e) => {
+        const path = thumbnail ? `clips/${clipA()}/thumbnail.png` : `clips/${clipA()}/frames/000001.jpg`;
+        e[path] = bytes;
+        editJson(e, clipJson, (d) => {
+          if (thumbnail) (d.thumbnail as { bytes: number }).bytes = bytes.length;
+          else (d.frameImages as { bytes: number }[])[1].bytes = bytes.length;
+        });
+      });
+    const frame = `entry "clips/${clipA()}/frames/000001.jpg" (frame 1 of clip "clip 0")`;
+    await expectRefused(await replaced(new TextEncoder().encode('plain text, not a picture at all')), `${frame} is not a readable image (unrecognised or truncated header)`);
+    await expectRefused(await replaced(pngHeader(100_000, 100_000)), `${frame} declares a size of 100000x100000; the limit is 1..8192 px per side`);
+    await expectRefused(await replaced(pngHeader(8192, 8192)), `${frame} is 8192x8192 but the clip is 8x6`);
+    await expectRefused(await replaced(tinyImage('image/jpeg', 3, 16, 12)), `${frame} is 16x12 but the clip is 8x6`);
+    await expectRefused(
+      await replaced(new TextEncoder().encode('<script>alert(1)</script>'), true),
+      `entry "clips/${clipA()}/thumbnail.png" (the thumbnail of clip "clip 0") is not a readable image`,
+    );
+    await expectRefused(await replaced(pngHeader(100_000, 100_000), true), '(the thumbnail of clip "clip 0") declares a size of 100000x100000');
+    await expectRefused(
+      await rebuild(good, (e) => editJson(e, clipJson, (d) => ((d.frameImages as { mime: string }[])[0].mime = 'text/html'))),
+      `${clipJson}: frameImages[0].mime is "text/html", not an image type`,
+    );
   });
 
   it('manifests from a newer version, or not a bundle manifest', async () => {

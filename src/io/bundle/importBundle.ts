@@ -21,6 +21,8 @@ import { StoreError, isQuotaError, reasonOf } from '../../store/errors';
 import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from '../../store/keys';
 import type { Clip, ClipComment, FrameImage, MetaEntry, Project, Revision } from '../../store/types';
 import { ImportError } from '../importError';
+import { readImageSize } from '../images/imageSize';
+import { usableFrameSize } from '../images/imageSequence';
 import { sha256Hex } from './hash';
 import {
   MANIFEST_PATH,
@@ -38,7 +40,9 @@ import {
 import { bundleLabel, canonical, conflictSummary, keptDifferences, planBoth, sameWork, type ClipConflict, type ClipSide, type ConflictChoice } from './merge';
 import { BundleCancelled, throwIfCancelled, type BundleProgress } from './progress';
 import { parseClipJson, parseMetaJson, parseProjectJson, parseRevisionsJson, type BundleClipEvent, type BundleFrameVerdict, type ClipJson } from './rows';
-import { DEFAULT_ZIP_READ_LIMITS, RangeReader, readEntry, readZipDirectory, type ZipEntry, type ZipReadLimits } from './zipReader';
+import { readZipDirectory, type ZipEntry } from '../files/zipDirectory';
+import { RangeReader, readEntry } from '../files/zipEntry';
+import { DEFAULT_ZIP_READ_LIMITS, type ZipReadLimits } from './zipReader';
 
 export interface ImportBundleOptions {
   /** Import into this existing project. Default: the bundle's own project, created when absent. */
@@ -168,9 +172,17 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
     options.onProgress?.({ stage: 'Checking the bundle', done, total: manifest.entries.length, bytes: readBytes });
     return { ...content, entry };
   };
-  /** A verified blob entry: a lazy slice of the bundle when stored, else the inflated bytes. */
-  const blobOf = async (e: ManifestEntry, type: string): Promise<Blob> => {
+  /**
+   * A verified image entry: a lazy slice of the bundle when stored, else the inflated bytes. Its
+   * header must be an image of a size a frame may have (as folder and zip imports demand), and of
+   * `size` when given: checksums only prove the bundle is what its writer meant, not that it is sane.
+   */
+  const imageOf = async (e: ManifestEntry, type: string, what: string, size?: { width: number; height: number }): Promise<Blob> => {
     const c = await check(e, limits.maxEntryBytes);
+    const declared = usableFrameSize(readImageSize(c.bytes), (problem) => fail(`entry ${JSON.stringify(e.path)} (${what}) ${problem}`));
+    if (size && (declared.width !== size.width || declared.height !== size.height)) {
+      fail(`entry ${JSON.stringify(e.path)} (${what}) is ${declared.width}x${declared.height} but the clip is ${size.width}x${size.height}`);
+    }
     return c.entry.method === 0 ? file.slice(c.start, c.end, type) : new Blob([c.bytes as Uint8Array<ArrayBuffer>], { type });
   };
 
@@ -201,7 +213,7 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
       const e = g.thumbnail;
       if (!e || e.path !== json.thumbnail.path) fail(`${g.clip!.path}: thumbnail names ${JSON.stringify(json.thumbnail.path)}, which the bundle does not have`);
       if (e!.bytes !== json.thumbnail.bytes) fail(`${g.clip!.path}: thumbnail.bytes is ${json.thumbnail.bytes} but the entry holds ${e!.bytes}`);
-      thumbnailBlob = await blobOf(e!, json.thumbnail.blobType);
+      thumbnailBlob = await imageOf(e!, json.thumbnail.blobType, `the thumbnail of clip "${json.clip.name}"`);
     } else if (g.thumbnail) fail(`${g.thumbnail.path} is not referenced by ${g.clip!.path}`);
     if (g.frames.size !== json.frameImages.length) {
       const extra = [...g.frames.values()].find((e) => !json.frameImages.some((im) => im.path === e.path));
@@ -212,7 +224,7 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
       const e = g.frames.get(im.index);
       if (!e || e.path !== im.path) fail(`${g.clip!.path}: frame ${im.index}'s image ${JSON.stringify(im.path)} is not in the bundle`);
       if (e!.bytes !== im.bytes) fail(`${g.clip!.path}: frameImages[${im.index}].bytes is ${im.bytes} but the entry holds ${e!.bytes}`);
-      images.push(await blobOf(e!, im.blobType));
+      images.push(await imageOf(e!, im.blobType, `frame ${im.index} of clip "${json.clip.name}"`, json.clip));
     }
     clips.push({ ...json, revisions, images, thumbnailBlob });
   }

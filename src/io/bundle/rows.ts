@@ -241,9 +241,11 @@ export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: stri
     const height = r.integer(r.required(o, 'height', path), `${path}.height`, 1, 8192);
     if (width !== clip.width || height !== clip.height) r.fail(path, `is ${width}x${height} but the clip is ${clip.width}x${clip.height}`);
     const ref = blobRef(r, o, path);
+    imageType(r, ref.blobType, `${path}.blobType`, true);
     const expected = framePath(clipId, i, ref.blobType);
     if (ref.path !== expected) r.fail(`${path}.path`, `is ${JSON.stringify(ref.path)}; expected ${JSON.stringify(expected)}`);
-    return { index, mime: r.string(r.required(o, 'mime', path), `${path}.mime`, 200), width, height, ...ref };
+    const mime = imageType(r, r.string(r.required(o, 'mime', path), `${path}.mime`, 200), `${path}.mime`, false);
+    return { index, mime, width, height, ...ref };
   });
 
   const thumbRaw = r.optional(doc, 'thumbnail');
@@ -252,6 +254,7 @@ export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: stri
     const o = r.object(thumbRaw, 'thumbnail');
     strictFields(r, o, new Set(['path', 'bytes', 'blobType']), 'thumbnail');
     thumbnail = blobRef(r, o, 'thumbnail');
+    imageType(r, thumbnail.blobType, 'thumbnail.blobType', true);
     const expected = thumbnailPath(clipId, thumbnail.blobType);
     if (thumbnail.path !== expected) r.fail('thumbnail.path', `is ${JSON.stringify(thumbnail.path)}; expected ${JSON.stringify(expected)}`);
   }
@@ -402,6 +405,16 @@ function parseFlag(r: JsonReader, v: unknown, path: string, clip: Clip): FlagDis
     flag.box = box;
   }
   return flag;
+}
+
+/**
+ * Frames and thumbnails are images: their MIME type and Blob type must say so (a Blob type is only
+ * empty when the browser knew none). A "text/html" frame would be a page of this origin if its
+ * object URL were ever opened.
+ */
+function imageType(r: JsonReader, type: string, path: string, mayBeEmpty: boolean): string {
+  if (!(mayBeEmpty && type === '') && !/^image\/[a-z0-9.+-]+$/i.test(type)) r.fail(path, `is ${JSON.stringify(type)}, not an image type`);
+  return type;
 }
 
 function blobRef(r: JsonReader, o: JsonObject, path: string): BlobRef {

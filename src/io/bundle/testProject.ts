@@ -4,6 +4,8 @@
  * variants. Test-only; not exported from index.ts.
  */
 import { unzipSync, zipSync, type Zippable } from 'fflate';
+import { encode as encodePng } from 'fast-png';
+import { encode as encodeJpeg } from 'jpeg-js';
 import { applyClipStep } from '../../store/clipEvents';
 import { addComment, replyToComment, setCommentResolved } from '../../store/comments';
 import type { SpocDb } from '../../store/db';
@@ -33,7 +35,12 @@ export async function seedProject(db: SpocDb, clips = 2, name = 'Bundle test'): 
   const drafts: ClipImportDraft[] = Array.from({ length: clips }, (_, k) => {
     const d = importDraft(project.id, 3);
     d.clip.name = `clip ${k}`;
-    d.frames = d.frames.map((f, i) => ({ ...f, name: `img_${k}_${i}`, image: new Blob([new Uint8Array(50 + i + k).fill(i + 1)], { type: i === 2 ? 'image/png' : 'image/jpeg' }), mime: i === 2 ? 'image/png' : 'image/jpeg' }));
+    // Real images (import checks every frame's header): JPEG frames, one PNG, all distinct.
+    d.frames = d.frames.map((f, i) => {
+      const mime = i === 2 ? 'image/png' : 'image/jpeg';
+      return { ...f, name: `img_${k}_${i}`, image: new Blob([tinyImage(mime, 10 * k + i) as Uint8Array<ArrayBuffer>], { type: mime }), mime };
+    });
+    d.thumbnail = new Blob([tinyImage('image/png', 99) as Uint8Array<ArrayBuffer>], { type: 'image/png' });
     d.frames[0].phase = 'initial';
     if (k === 1) d.clip.assignee = 'bob';
     return d;
@@ -89,6 +96,26 @@ export async function paint(db: SpocDb, clip: Pick<Clip, 'id'>, frameIndex: numb
       afterTrf: rleWithArea(2, 2, 0),
     },
   });
+}
+
+/** A W x H image whose pixels depend on `seed` (so every frame differs), as JPEG or PNG bytes. */
+export function tinyImage(mime: 'image/jpeg' | 'image/png', seed: number, width = W, height = H): Uint8Array {
+  const rgba = new Uint8Array(width * height * 4).map((_, i) => (i % 4 === 3 ? 255 : (seed * 37 + i * 11) & 0xff));
+  if (mime === 'image/png') return encodePng({ width, height, data: rgba, channels: 4, depth: 8 });
+  return new Uint8Array(encodeJpeg({ data: rgba, width, height }, 90).data);
+}
+
+/** Only a PNG's signature and IHDR chunk: a header declaring any size, with no pixels behind it. */
+export function pngHeader(width: number, height: number): Uint8Array {
+  const out = new Uint8Array(33);
+  const dv = new DataView(out.buffer);
+  out.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  dv.setUint32(8, 13);
+  out.set(new TextEncoder().encode('IHDR'), 12);
+  dv.setUint32(16, width);
+  dv.setUint32(20, height);
+  out.set([8, 2, 0, 0, 0], 24); // 8-bit RGB; the CRC stays zero, which header readers ignore
+  return out;
 }
 
 export async function exportToBlob(db: SpocDb, projectId: string, options: ExportBundleOptions = {}): Promise<{ blob: Blob; sink: ChunkSink }> {

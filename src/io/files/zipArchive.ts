@@ -1,26 +1,35 @@
 /**
- * Reads a zip into VirtualFiles with fflate, defensively: the central directory is read first and
- * every entry's declared size is checked before anything is inflated, so zip bombs, absurd entry
- * counts and path-traversal names are refused without allocating their payload. fflate inflates
- * into a buffer of the declared size, so an entry that lies about its size cannot grow past it.
+ * Reads a zip into VirtualFiles for the app's and the CLI's imports, through the same hardened
+ * reader as project bundles: the central directory is checked as a whole first (zipDirectory.ts:
+ * entry sizes, the archive's total and ratio, names, encryption), then only the wanted entries are
+ * read, one at a time, each stopped at its declared size and checked against its CRC-32
+ * (zipEntry.ts). Stored entries become slices of the zip (nothing copied); deflated ones are
+ * inflated into memory.
  */
-import { unzipSync, type UnzipFileInfo } from 'fflate';
 import { ImportError } from '../importError';
 import { isJunkPath, normalisePath, type VirtualFile } from './virtualFile';
+import { readZipDirectory, type ZipLimits } from './zipDirectory';
+import { RangeReader, readEntry } from './zipEntry';
 
-export interface ZipLimits {
-  maxEntries: number;
-  maxEntryBytes: number;
-  maxTotalBytes: number;
-  /** Deflate rarely beats 100:1 on real media; bombs reach 1000:1 and more. */
-  maxRatio: number;
-}
+export type { ZipLimits } from './zipDirectory';
 
+/**
+ * Limits for zips of frames, WhereToChange exports and annotation folders (app and CLI).
+ * - 100,000 entries: a WhereToChange export at 1 fps is thousands of frames and masks, not more.
+ * - 256 MB per entry: far over any frame image; a big COCO JSON fits.
+ * - 4 GB in total: what a tab can hold before the frames are committed.
+ * - 200:1 per entry over 1 MB, 100:1 over the whole archive once it declares 64 MB: JPEG, PNG and
+ *   WebP frames are already compressed (about 1:1), JSON and masks reach 10-20:1, while bombs sit
+ *   near deflate's ceiling of 1032:1. Per-entry checks alone let thousands of 1 MB entries through.
+ * - 64 MB of central directory: ~100 bytes per entry, so the entry limit binds first.
+ */
 export const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxEntries: 100_000,
   maxEntryBytes: 256 * 2 ** 20,
   maxTotalBytes: 4 * 2 ** 30,
-  maxRatio: 200,
+  maxEntryRatio: 200,
+  maxArchiveRatio: 100,
+  maxDirectoryBytes: 64 * 2 ** 20,
 };
 
 const MIME_BY_EXT: Record<string, string> = {
@@ -37,65 +46,30 @@ export function mimeFor(path: string): string {
   return MIME_BY_EXT[ext] ?? 'application/octet-stream';
 }
 
+/**
+ * The files of a zip, paths normalised, folders, OS clutter and unwanted paths left out (and never
+ * inflated). Throws an ImportError naming `zipName` and the problem.
+ */
 export async function readZip(
   zip: Blob,
   zipName: string,
   wanted: (path: string) => boolean = () => true,
   limits: ZipLimits = DEFAULT_ZIP_LIMITS,
 ): Promise<VirtualFile[]> {
-  if (zip.size > limits.maxTotalBytes) {
-    throw new ImportError(zipName, `is ${(zip.size / 2 ** 30).toFixed(1)} GB; zips up to ${limits.maxTotalBytes / 2 ** 30} GB are accepted`);
-  }
-  const bytes = new Uint8Array(await zip.arrayBuffer());
-  let entries = 0;
-  let declaredTotal = 0;
-  let refusal: string | null = null;
+  const entries = await readZipDirectory(zip, zipName, limits);
+  const source = new RangeReader(zip);
   const seen = new Set<string>();
-  const refuse = (problem: string) => {
-    refusal ??= problem;
-    return false;
-  };
-
-  const filter = (info: UnzipFileInfo): boolean => {
-    if (refusal) return false;
-    if (++entries > limits.maxEntries) return refuse(`has more than ${limits.maxEntries} entries`);
-    const raw = info.name;
-    if (raw.endsWith('/')) return false; // directory entry
-    const path = normalisePath(raw);
-    if (raw.startsWith('/') || /^[a-zA-Z]:/.test(raw) || path.split('/').includes('..')) {
-      return refuse(`entry "${raw}" has an unsafe path (absolute or containing "..")`);
-    }
-    if (isJunkPath(path) || !wanted(path)) return false;
-    if (seen.has(path)) return refuse(`contains "${path}" twice`);
-    seen.add(path);
-    if (info.compression !== 0 && info.compression !== 8) {
-      return refuse(`entry "${raw}" uses compression method ${info.compression}; only stored and deflate are supported`);
-    }
-    if (info.originalSize > limits.maxEntryBytes) {
-      return refuse(`entry "${raw}" declares ${info.originalSize} bytes, over the ${limits.maxEntryBytes} byte limit per file`);
-    }
-    if (info.compression === 8 && info.originalSize > 1_000_000 && info.originalSize > info.size * limits.maxRatio) {
-      return refuse(`entry "${raw}" expands ${Math.round(info.originalSize / Math.max(1, info.size))}:1, which looks like a zip bomb`);
-    }
-    declaredTotal += info.originalSize;
-    if (declaredTotal > limits.maxTotalBytes) return refuse(`expands to more than ${limits.maxTotalBytes} bytes in total`);
-    return true;
-  };
-
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes, { filter });
-  } catch (err) {
-    if (refusal) throw new ImportError(zipName, refusal);
-    const why = err instanceof Error ? err.message : String(err);
-    throw new ImportError(zipName, `is not a readable zip archive (${why}); it may be truncated or corrupt`);
-  }
-  if (refusal) throw new ImportError(zipName, refusal);
-
   const out: VirtualFile[] = [];
-  for (const [raw, data] of Object.entries(files)) {
-    const path = normalisePath(raw);
-    out.push({ path, blob: new Blob([data as Uint8Array<ArrayBuffer>], { type: mimeFor(path) }) });
+  for (const entry of entries) {
+    if (entry.name.endsWith('/') || entry.name.endsWith('\\')) continue; // a folder
+    const path = normalisePath(entry.name);
+    if (isJunkPath(path) || !wanted(path)) continue;
+    // "a/b.jpg" and "a\b.jpg" are different names but one path.
+    if (seen.has(path)) throw new ImportError(zipName, `contains "${path}" twice`);
+    seen.add(path);
+    const { bytes, start, end } = await readEntry(source, entry, zipName);
+    const type = mimeFor(path);
+    out.push({ path, blob: entry.method === 0 ? zip.slice(start, end, type) : new Blob([bytes as Uint8Array<ArrayBuffer>], { type }) });
   }
   return out;
 }

@@ -7,7 +7,7 @@ import { MAX_SIDE } from '../../masks/labelMap';
 import { ImportError, throwIfAborted } from '../importError';
 import { mimeFor } from '../files/zipArchive';
 import { baseName, extension, isJunkPath, naturalCompare, stem, type VirtualFile } from '../files/virtualFile';
-import { readImageSizeFromBlob } from './imageSize';
+import { readImageSizeFromBlob, type ImageSize } from './imageSize';
 
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp', 'bmp'] as const;
 
@@ -66,6 +66,19 @@ export async function buildImageSequence(
   return checkFrames(images, options);
 }
 
+/**
+ * The size an image header declares, when it can be a frame; else `fail` with the problem: not a
+ * recognised image, or a size that would allocate more than any frame may. Shared by folder, zip
+ * and bundle imports, so all three refuse the same headers with the same words.
+ */
+export function usableFrameSize(size: ImageSize | null, fail: (problem: string) => never): ImageSize {
+  if (!size) return fail('is not a readable image (unrecognised or truncated header)');
+  if (size.width <= 0 || size.height <= 0 || size.width > MAX_SIDE || size.height > MAX_SIDE) {
+    return fail(`declares a size of ${size.width}x${size.height}; the limit is 1..${MAX_SIDE} px per side`);
+  }
+  return size;
+}
+
 /** Size and decode checks shared by plain sequences and WhereToChange clips. */
 export async function checkFrames(images: VirtualFile[], options: SequenceOptions = {}): Promise<ImageSequence> {
   let width = 0;
@@ -74,11 +87,9 @@ export async function checkFrames(images: VirtualFile[], options: SequenceOption
   for (let i = 0; i < images.length; i++) {
     throwIfAborted(options.signal);
     const f = images[i];
-    const size = await readImageSizeFromBlob(f.blob);
-    if (!size) throw new ImportError(f.path, 'is not a readable image (unrecognised or truncated header)');
-    if (size.width <= 0 || size.height <= 0 || size.width > MAX_SIDE || size.height > MAX_SIDE) {
-      throw new ImportError(f.path, `declares a size of ${size.width}x${size.height}; the limit is 1..${MAX_SIDE} px per side`);
-    }
+    const size = usableFrameSize(await readImageSizeFromBlob(f.blob), (problem) => {
+      throw new ImportError(f.path, problem);
+    });
     if (i === 0) {
       width = size.width;
       height = size.height;
