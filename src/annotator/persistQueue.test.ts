@@ -52,43 +52,45 @@ afterEach(() => {
 });
 
 describe('PersistQueue', () => {
-  it('writes delayMs after the last enqueue', async () => {
+  it('starts the write inside enqueue itself: a committed gesture never waits for a timer', () => {
     const r = recorder();
     const q = new PersistQueue<string, string>({ write: r.write });
     q.enqueue(item(0, 'L1', 'r1'));
-    await vi.advanceTimersByTimeAsync(299);
-    expect(r.write).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(r.batches).toEqual([{ at: 300, batch: [item(0, 'L1', 'r1')] }]);
-    expect(q.status.state).toBe('idle');
+    // Synchronously, before any timer or microtask: the pointer-up handler started the transaction.
+    expect(r.batches).toEqual([{ at: 0, batch: [item(0, 'L1', 'r1')] }]);
+    expect(q.status.state).toBe('saving');
   });
 
-  it('writes at most maxDelayMs after the first enqueue while enqueues keep coming', async () => {
+  it('while a write is in flight, enqueues coalesce and are written the moment it ends', async () => {
     const r = recorder();
     const q = new PersistQueue<string, string>({ write: r.write });
-    for (let t = 0; t < 2500; t += 100) {
-      q.enqueue(item(0, `L${t}`, `r${t}`));
-      await vi.advanceTimersByTimeAsync(100);
-    }
-    // Painting continuously for 2.5 s: saved at 1000 and 2000 (each deadline from the first pending enqueue).
-    expect(r.batches.map((b) => b.at)).toEqual([1000, 2000]);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(r.batches.map((b) => b.at)).toEqual([1000, 2000, 2700]);
-    // Every revision written exactly once, in order.
-    expect(r.batches.flatMap((b) => b.batch.flatMap((i) => i.revisions))).toEqual(Array.from({ length: 25 }, (_, k) => `r${k * 100}`));
+    const release = r.holdWrites();
+    q.enqueue(item(0, 'A', 'a1'));
+    q.enqueue(item(0, 'B', 'a2'));
+    q.enqueue(item(1, 'C', 'c1'));
+    expect(r.write).toHaveBeenCalledTimes(1);
+    expect(q.unsaved()).toEqual([item(0, 'B', 'a1', 'a2'), item(1, 'C', 'c1')]);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.batches.map((b) => b.batch)).toEqual([[item(0, 'A', 'a1')], [item(0, 'B', 'a2'), item(1, 'C', 'c1')]]);
+    expect(q.status.state).toBe('idle');
+    expect(q.unsaved()).toEqual([]);
   });
 
   it('coalesces per (clip, source, frame): latest layer wins, every revision kept in order', async () => {
     const r = recorder();
     const q = new PersistQueue<string, string>({ write: r.write });
+    const release = r.holdWrites();
+    q.enqueue(item(9, 'first', 'f1')); // in flight: the rest waits behind it
     q.enqueue(item(3, 'A', 'a1'));
     q.enqueue(item(5, 'X', 'x1'));
     q.enqueue(item(3, 'B', 'a2', 'a3'));
     q.enqueue({ ...item(3, 'P', 'p1'), source: 'proposal' });
     q.enqueue({ ...item(3, 'Z', 'z1'), clipId: 'other' });
-    expect(q.status).toMatchObject({ state: 'pending', pending: 4 });
+    expect(q.status).toMatchObject({ state: 'saving', pending: 5 });
+    release();
     await q.flush();
-    expect(r.batches[0].batch).toEqual([
+    expect(r.batches[1].batch).toEqual([
       item(3, 'B', 'a1', 'a2', 'a3'),
       item(5, 'X', 'x1'),
       { ...item(3, 'P', 'p1'), source: 'proposal' },
@@ -111,10 +113,9 @@ describe('PersistQueue', () => {
     const q = new PersistQueue<string, string>({ write: r.write });
     const release = r.holdWrites();
     q.enqueue(item(0, 'A', 'a1'));
-    await vi.advanceTimersByTimeAsync(300);
     expect(q.status.state).toBe('saving');
     q.enqueue(item(0, 'B', 'a2'));
-    await vi.advanceTimersByTimeAsync(5000); // timers fire while the first write hangs
+    await vi.advanceTimersByTimeAsync(5000); // the first write hangs
     expect(r.write).toHaveBeenCalledTimes(1);
     release();
     await vi.advanceTimersByTimeAsync(0);
@@ -128,11 +129,13 @@ describe('PersistQueue', () => {
     const q = new PersistQueue<string, string>({ write: r.write, retryBaseMs: 500 });
     q.subscribe((s) => statuses.push(s));
     r.failNext('QuotaExceededError', 'still full');
+    vi.setSystemTime(300);
     q.enqueue(item(0, 'A', 'a1'));
-    await vi.advanceTimersByTimeAsync(300);
+    await vi.advanceTimersByTimeAsync(0);
     expect(q.status).toEqual({ state: 'error', pending: 1, error: 'QuotaExceededError', retries: 1 });
     q.enqueue(item(0, 'B', 'a2'));
     q.enqueue(item(1, 'C', 'c1'));
+    expect(q.unsaved()).toEqual([item(0, 'B', 'a1', 'a2'), item(1, 'C', 'c1')]);
     await vi.advanceTimersByTimeAsync(499);
     expect(r.write).toHaveBeenCalledTimes(1); // new items wait for the retry, no hammering
     await vi.advanceTimersByTimeAsync(1);
@@ -143,8 +146,8 @@ describe('PersistQueue', () => {
     expect(r.batches.map((b) => b.at)).toEqual([300, 800, 1800]);
     expect(r.batches[2].batch).toEqual([item(0, 'B', 'a1', 'a2'), item(1, 'C', 'c1')]);
     expect(q.status).toEqual({ state: 'idle', pending: 0, error: null, retries: 0 });
-    // The second 'error' is the pending count growing while failing.
-    expect(statuses.map((s) => s.state)).toEqual(['pending', 'saving', 'error', 'error', 'saving', 'error', 'saving', 'idle']);
+    // The second 'error' is the pending count growing while failing (frame 0 coalesced, frame 1 new).
+    expect(statuses.map((s) => s.state)).toEqual(['saving', 'error', 'error', 'saving', 'error', 'saving', 'idle']);
   });
 
   it('caps the backoff', async () => {
@@ -153,7 +156,7 @@ describe('PersistQueue', () => {
     r.failNext('a', 'b', 'c', 'd', 'e');
     q.enqueue(item(0, 'A', 'a1'));
     await vi.advanceTimersByTimeAsync(30_000);
-    expect(r.batches.map((b) => b.at)).toEqual([300, 1300, 3300, 7300, 11300, 15300]);
+    expect(r.batches.map((b) => b.at)).toEqual([0, 1000, 3000, 7000, 11000, 15000]);
     expect(q.status.state).toBe('idle');
   });
 
@@ -165,8 +168,11 @@ describe('PersistQueue', () => {
     await q.flush();
     expect(r.batches).toEqual([{ at: 0, batch: [item(0, 'A', 'a1')] }]);
     r.failNext('disk gone');
+    const release = r.holdWrites();
     q.enqueue(item(0, 'B', 'b1'));
-    await expect(q.flush()).rejects.toThrow('disk gone');
+    const flushed = q.flush();
+    release();
+    await expect(flushed).rejects.toThrow('disk gone');
     expect(q.status).toMatchObject({ state: 'error', retries: 1 });
     await q.flush(); // skips the backoff
     expect(r.batches.at(-1)?.batch).toEqual([item(0, 'B', 'b1')]);
@@ -178,7 +184,6 @@ describe('PersistQueue', () => {
     const q = new PersistQueue<string, string>({ write: r.write });
     const release = r.holdWrites();
     q.enqueue(item(0, 'A', 'a1'));
-    await vi.advanceTimersByTimeAsync(300);
     q.enqueue(item(1, 'B', 'b1'));
     let done = false;
     const flushed = q.flush().then(() => (done = true));
@@ -199,7 +204,7 @@ describe('PersistQueue', () => {
       },
     });
     q.enqueue(item(0, 'A'));
-    await vi.advanceTimersByTimeAsync(300);
+    await vi.advanceTimersByTimeAsync(0);
     expect(q.status.error).toBe('sync');
     await vi.advanceTimersByTimeAsync(500);
     expect(calls).toBe(2);
@@ -215,24 +220,27 @@ describe('PersistQueue', () => {
     q.enqueue(item(0, 'A'));
     off();
     q.enqueue(item(1, 'B'));
-    expect(seen).toEqual(['pending']);
+    expect(seen).toEqual(['saving']);
     q.destroy();
     expect(() => q.enqueue(item(0, 'C'))).toThrow(/after destroy/);
   });
 
-  it('uses injected timers when given', () => {
+  it('uses injected timers for the backoff when given', async () => {
     const calls: number[] = [];
     const q = new PersistQueue<string, string>({
-      write: async () => {},
+      write: async () => {
+        throw new Error('full');
+      },
       timers: { setTimeout: (_fn, ms) => (calls.push(ms), calls.length), clearTimeout: () => {} },
-      delayMs: 10,
-      maxDelayMs: 50,
+      retryBaseMs: 70,
     });
     q.enqueue(item(0, 'A'));
-    expect(calls).toEqual([10, 50]);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(calls).toEqual([70]);
   });
 
-  it('guarantee: with writes that succeed, every item is written within maxDelayMs of its enqueue (property)', async () => {
+  it('guarantee: with writes that succeed, every item’s write starts at its enqueue or when the write in flight ends (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.record({ gap: fc.nat(700), frame: fc.nat(3) }), { minLength: 1, maxLength: 40 }),
@@ -256,9 +264,8 @@ describe('PersistQueue', () => {
           await vi.advanceTimersByTimeAsync(5000);
           expect(writtenAt.size).toBe(events.length);
           for (const [rev, t] of enqueuedAt) {
-            // A write in flight delays the next one by at most its duration.
-            expect(writtenAt.get(rev)! - t).toBeLessThanOrEqual(1000 + writeMs);
-            if (writeMs === 0) expect(writtenAt.get(rev)! - t).toBeLessThanOrEqual(1000);
+            // A write in flight delays the next one by at most its duration; with none, no delay at all.
+            expect(writtenAt.get(rev)! - t).toBeLessThanOrEqual(writeMs);
           }
           q.destroy();
         },

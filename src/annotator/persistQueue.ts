@@ -1,22 +1,23 @@
 /**
- * Write-behind persistence: painting never waits for IndexedDB. Each commit enqueues the frame's
- * new layer and the revision(s) describing the change; the queue batches them and hands them to
- * `write` (in the app, one Dexie transaction), independent of Dexie itself so it runs in tests.
+ * Write-through persistence: a committed gesture starts its IndexedDB write at once, inside the
+ * pointer-up handler that committed it, so it is in a committed transaction before the next frame is
+ * drawn (a delayed write did not survive a crash, reload or tab close in that window: docs/durability.md).
+ * Painting still never waits: the write runs asynchronously and `write` (in the app, one Dexie
+ * transaction) is independent of Dexie itself so the queue runs in tests.
  *
  * Rules:
- *   - items for the same (clip, source, frame) coalesce: the latest layer wins, every revision is
- *     kept, in order (the revision log is append-only, the layer is a snapshot);
- *   - a write starts `delayMs` after the last enqueue, but never later than `maxDelayMs` after the
- *     first pending one, so continuous painting still saves about once a second (the guarantee:
- *     anything enqueued is handed to a write within maxDelayMs, or as soon as a write already in
- *     flight ends, and is written then if that write succeeds);
- *   - writes never overlap; items enqueued during a write go into the next batch;
+ *   - enqueue starts a write immediately when none is in flight; while one is in flight, new items
+ *     wait and coalesce per (clip, source, frame): the latest layer wins, every revision is kept, in
+ *     order (the revision log is append-only, the layer is a snapshot). They are written the moment
+ *     the write in flight ends: that is the only batching there is;
+ *   - writes never overlap;
  *   - a failed write is retried with exponential backoff and never dropped: its items are merged
  *     (older first) with anything enqueued since. `write` must be all-or-nothing (one transaction),
- *     or a retry could store a revision twice;
- *   - flush() writes now, skipping delays and backoff (visibilitychange / pagehide / clip switch);
+ *     or a retry could store a revision twice. While failing, `unsaved()` lists what is not stored,
+ *     so the editor can keep it elsewhere (the journal) and warn before the page is left;
+ *   - flush() writes now, skipping the backoff (visibilitychange / pagehide / clip switch);
  *   - status is observable for a "saving... / saved / failed, retrying" indicator.
- * Timers are injected (default: the global ones, looked up at call time) so fake timers drive it.
+ * Timers (only for the backoff) are injected (default: the global ones) so fake timers drive it.
  */
 
 export interface PendingWrite<L = unknown, R = unknown> {
@@ -49,10 +50,6 @@ export interface QueueTimers {
 
 export interface PersistQueueOptions<L, R> {
   write: (batch: PendingWrite<L, R>[]) => Promise<void>;
-  /** Quiet time after the last enqueue before writing (default 300 ms). */
-  delayMs?: number;
-  /** Longest an item waits for a write to start while enqueues keep coming (default 1000 ms). */
-  maxDelayMs?: number;
   /** First retry delay, doubled per failure (default 500 ms), capped at retryMaxMs (default 30 s). */
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -73,19 +70,13 @@ interface FlushWaiter {
 
 export class PersistQueue<L = unknown, R = unknown> {
   private readonly write: (batch: PendingWrite<L, R>[]) => Promise<void>;
-  private readonly delayMs: number;
-  private readonly maxDelayMs: number;
   private readonly retryBaseMs: number;
   private readonly retryMaxMs: number;
   private readonly timers: QueueTimers;
 
   private pending = new Map<string, PendingWrite<L, R>>();
   private inFlight: PendingWrite<L, R>[] | null = null;
-  private debounceTimer: unknown = null;
-  private deadlineTimer: unknown = null;
   private retryTimer: unknown = null;
-  /** A timer fired while a write was in flight: write again as soon as it ends. */
-  private due = false;
   private writesStarted = 0;
   private error: string | null = null;
   private retries = 0;
@@ -96,8 +87,6 @@ export class PersistQueue<L = unknown, R = unknown> {
 
   constructor(options: PersistQueueOptions<L, R>) {
     this.write = options.write;
-    this.delayMs = options.delayMs ?? 300;
-    this.maxDelayMs = options.maxDelayMs ?? 1000;
     this.retryBaseMs = options.retryBaseMs ?? 500;
     this.retryMaxMs = options.retryMaxMs ?? 30_000;
     this.timers = options.timers ?? globalTimers;
@@ -122,13 +111,21 @@ export class PersistQueue<L = unknown, R = unknown> {
       ...item,
       revisions: prev ? [...prev.revisions, ...item.revisions] : item.revisions.slice(),
     });
-    // While failing, the retry timer decides when to try again; new items ride along.
-    if (this.retryTimer === null) {
-      this.clear('debounceTimer');
-      this.debounceTimer = this.timers.setTimeout(() => this.onTimer(), this.delayMs);
-      if (this.deadlineTimer === null) this.deadlineTimer = this.timers.setTimeout(() => this.onTimer(), this.maxDelayMs);
+    // While failing, the retry timer decides when to try again and new items ride along; while a
+    // write is in flight, its end starts the next one.
+    if (this.retryTimer === null && this.inFlight === null) this.startWrite();
+    else this.emit();
+  }
+
+  /** Everything not yet stored (waiting, in flight or failed), oldest revisions first, as copies. */
+  unsaved(): PendingWrite<L, R>[] {
+    const merged = new Map<string, PendingWrite<L, R>>();
+    for (const item of this.inFlight ?? []) merged.set(keyOf(item), { ...item, revisions: item.revisions.slice() });
+    for (const [key, newer] of this.pending) {
+      const older = merged.get(key);
+      merged.set(key, { ...newer, revisions: [...(older?.revisions ?? []), ...newer.revisions] });
     }
-    this.emit();
+    return [...merged.values()];
   }
 
   /**
@@ -139,28 +136,16 @@ export class PersistQueue<L = unknown, R = unknown> {
     if (this.pending.size === 0 && this.inFlight === null) return Promise.resolve();
     const target = this.pending.size > 0 ? this.writesStarted + 1 : this.writesStarted;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ target, resolve, reject }));
-    this.clear('debounceTimer');
-    this.clear('deadlineTimer');
     this.clear('retryTimer');
     if (this.inFlight === null) this.startWrite();
-    else this.due = true;
     return done;
   }
 
   /** Stops the timers. Call flush() first: anything still queued is not written. */
   destroy(): void {
     this.destroyed = true;
-    this.clear('debounceTimer');
-    this.clear('deadlineTimer');
     this.clear('retryTimer');
     this.listeners.clear();
-  }
-
-  private onTimer(): void {
-    this.clear('debounceTimer');
-    this.clear('deadlineTimer');
-    if (this.inFlight !== null) this.due = true;
-    else this.startWrite();
   }
 
   private startWrite(): void {
@@ -168,7 +153,6 @@ export class PersistQueue<L = unknown, R = unknown> {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     this.inFlight = batch;
-    this.due = false;
     const id = ++this.writesStarted;
     this.emit();
     let result: Promise<void>;
@@ -192,7 +176,7 @@ export class PersistQueue<L = unknown, R = unknown> {
       w.resolve();
       return false;
     });
-    if (this.pending.size > 0 && (this.due || this.waiters.length > 0)) this.startWrite();
+    if (this.pending.size > 0) this.startWrite();
     else this.emit();
   }
 
@@ -211,21 +195,18 @@ export class PersistQueue<L = unknown, R = unknown> {
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w.reject(err);
-    this.clear('debounceTimer');
-    this.clear('deadlineTimer');
     this.clear('retryTimer');
-    this.due = false;
     if (!this.destroyed) {
       const delay = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (this.retries - 1));
       this.retryTimer = this.timers.setTimeout(() => {
         this.retryTimer = null;
-        this.onTimer();
+        this.startWrite();
       }, delay);
     }
     this.emit();
   }
 
-  private clear(which: 'debounceTimer' | 'deadlineTimer' | 'retryTimer'): void {
+  private clear(which: 'retryTimer'): void {
     const handle = this[which];
     if (handle !== null) this.timers.clearTimeout(handle);
     this[which] = null;

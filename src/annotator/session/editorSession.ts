@@ -97,10 +97,6 @@ export class EditorSession {
     this.author = author;
     this.queue = new PersistQueue<LayerInput, RevisionInput>({
       write: (batch) => saveFrameEdits(db, batch.map(toFrameEdits)),
-      // Write almost at once after a gesture (a short pause only merges bursts such as repeated
-      // undo), so a closed tab loses as little as possible; never later than a second.
-      delayMs: 40,
-      maxDelayMs: 1000,
     });
     this.ctx = {
       map: createLabelMap(clip.width, clip.height),
