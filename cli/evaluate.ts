@@ -9,7 +9,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { decodeIndexedPng } from '../src/io/indexedPng';
-import { MaskFormatError } from '../src/masks/errors';
 import { LABEL, type LabelMap } from '../src/masks/labelMap';
 import {
   type ClipProgress,
@@ -34,7 +33,7 @@ import {
   voidMaskOf,
 } from '../src/metrics';
 import { VERBS, parseOscName, subsetOf, type Subset } from '../src/taxonomy';
-import { DataError, displayPath } from './io';
+import { DataError, asDataError, displayPath, fsProblem } from './io';
 import type { MaskFrame, MaskSet, MaskVideo } from './layout';
 import { readVideoMeta } from './meta';
 
@@ -199,18 +198,23 @@ async function readBytes(set: MaskSet, frame: MaskFrame): Promise<Uint8Array> {
   try {
     return new Uint8Array(await readFile(frame.abs));
   } catch (err) {
-    throw new DataError(`${displayPath(set.dirArg, frame.rel)}: cannot read (${(err as Error).message})`);
+    throw new DataError(`${displayPath(set.dirArg, frame.rel)}: cannot read (${fsProblem(err)})`);
   }
 }
 
-function decode(set: MaskSet, frame: MaskFrame, bytes: Uint8Array): LabelMap {
+/** A mask as a label map; `size` (from the metadata, which names itself as `sizeFrom`) is the size it must have. */
+function decode(set: MaskSet, frame: MaskFrame, bytes: Uint8Array, size?: { width: number; height: number }, sizeFrom?: string): LabelMap {
   const fileName = displayPath(set.dirArg, frame.rel);
   try {
-    return decodeIndexedPng(bytes, { fileName, allowedValues: ALLOWED_LABELS });
+    return decodeIndexedPng(bytes, {
+      fileName,
+      allowedValues: ALLOWED_LABELS,
+      expectedWidth: size?.width,
+      expectedHeight: size?.height,
+      expectedSizeFrom: sizeFrom,
+    });
   } catch (err) {
-    if (err instanceof MaskFormatError) throw new DataError(err.message);
-    if (err instanceof RangeError) throw new DataError(`${fileName}: ${err.message}`);
-    throw err;
+    throw asDataError(err) ?? err;
   }
 }
 
@@ -257,11 +261,11 @@ async function evaluateVideo(
     const pf = predByKey.get(gf.key) ?? null;
     const gtFile = displayPath(gt.dirArg, gf.rel);
     const predFile = pf ? displayPath(pred.dirArg, pf.rel) : null;
-    const gtMap = decode(gt, gf, gtBytes);
+    const gtMap = decode(gt, gf, gtBytes, meta.size ?? undefined, meta.file ?? undefined);
     const predMap = pf && predBytes ? decode(pred, pf, predBytes) : null;
     if (predMap && (predMap.width !== gtMap.width || predMap.height !== gtMap.height)) {
       throw new DataError(
-        `size mismatch: ${gtFile} is ${gtMap.width}x${gtMap.height} but the prediction ${predFile} is ${predMap.width}x${predMap.height}`,
+        `${predFile}: is ${predMap.width}x${predMap.height} but the GT mask ${gtFile} is ${gtMap.width}x${gtMap.height}; a prediction must have the size of its GT`,
       );
     }
     if (!pf) missing.push(gf.stem);

@@ -3,6 +3,8 @@
  * two text sinks and a working directory against which relative paths are resolved.
  */
 import path from 'node:path';
+import { ImportError } from '../src/io/importError';
+import { MaskFormatError } from '../src/masks/errors';
 
 export interface TextSink {
   write(text: string): unknown;
@@ -34,6 +36,44 @@ export class DataError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'DataError';
+  }
+}
+
+/**
+ * The one place where input problems become data errors (exit 1): our own DataError, and the
+ * errors of the shared readers in src/ (ImportError from the format codecs, MaskFormatError from the
+ * PNG and RLE decoders), which name files relative to what they were given. `showFile` turns such
+ * a name into the path the user can open (the folder typed on the command line joined with it).
+ * Anything else is a bug and stays an internal error.
+ */
+export function asDataError(err: unknown, showFile: (name: string) => string = (name) => name): DataError | null {
+  if (err instanceof DataError) return err;
+  if (err instanceof ImportError) return new DataError(`${showFile(err.fileName)}: ${err.problem}`);
+  if (err instanceof MaskFormatError) return new DataError(err.fileName === undefined ? err.problem : `${showFile(err.fileName)}: ${err.problem}`);
+  return null;
+}
+
+/** A file-system failure in plain words (no absolute paths, no errno jargon when a plain word exists). */
+export function fsProblem(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOENT':
+      return 'it does not exist (any more)';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'ENOTDIR':
+      return 'a part of its path is a file, not a folder';
+    case 'EIO':
+      return 'input/output error (a failing disk or network share?)';
+    case 'ENOSPC':
+      return 'the disk is full';
+    case 'EROFS':
+      return 'the file system is read-only';
+    default:
+      return e?.message ?? String(err);
   }
 }
 

@@ -10,11 +10,12 @@
  * The GT side reads gt/masks (or the flat form); the prediction side prefers pred/masks, then
  * gt/masks (a second annotation in release layout, or the GT itself), then the flat form.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isJunkPath, naturalCompare, stem } from '../src/io/files/virtualFile';
+import { naturalCompare, stem } from '../src/io/files/virtualFile';
 import { WTC_FRAMES_DIR } from '../src/io/wtc/wtcLayout';
-import { DataError, UsageError, displayPath, resolvePath, type CliIo } from './io';
+import { InputTree } from './inputTree';
+import { DataError, UsageError, resolvePath, type CliIo } from './io';
 
 export type LayoutKind = 'wtc' | 'davis';
 export type MaskRole = 'gt' | 'pred';
@@ -51,6 +52,8 @@ export interface MaskSet {
   dirArg: string;
   /** Absolute path of that folder. */
   abs: string;
+  /** The folder, read without following links out of it (files are read through it). */
+  tree: InputTree;
   kind: LayoutKind;
   /** Human-readable layout, e.g. "WhereToChange layout (<osc>/gt/masks/<video>/*.png)". */
   description: string;
@@ -61,46 +64,25 @@ export interface MaskSet {
   notes: string[];
 }
 
-const RESERVED_IN_OSC = new Set([WTC_FRAMES_DIR, 'JPEGImages', 'meta', 'gt', 'pred']);
+const FRAME_DIRS = new Set([WTC_FRAMES_DIR, 'JPEGImages']);
+const RESERVED_IN_OSC = new Set([...FRAME_DIRS, 'meta', 'gt', 'pred']);
 
 interface Listing {
   dirs: string[];
   pngs: string[];
 }
 
-async function isDirectory(abs: string): Promise<boolean> {
-  try {
-    return (await stat(abs)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** Sub-folders and .png files of a folder (symlinks followed), junk names left out, natural order. */
-async function listDir(abs: string, shown: string): Promise<Listing> {
-  let entries;
-  try {
-    entries = await readdir(abs, { withFileTypes: true });
-  } catch (err) {
-    throw new DataError(`${shown}: cannot read folder (${(err as Error).message})`);
-  }
+/**
+ * Sub-folders and .png files of a folder, natural order. Links are followed inside the folder only
+ * (InputTree). Frame folders are not even looked at: eval never reads them, so a link there (frames
+ * kept on another disk) is no concern of ours.
+ */
+async function listDir(tree: InputTree, rel: string): Promise<Listing> {
   const dirs: string[] = [];
   const pngs: string[] = [];
-  for (const e of entries) {
-    if (isJunkPath(e.name)) continue;
-    let isDir = e.isDirectory();
-    let isFile = e.isFile();
-    if (e.isSymbolicLink()) {
-      try {
-        const s = await stat(path.join(abs, e.name));
-        isDir = s.isDirectory();
-        isFile = s.isFile();
-      } catch {
-        continue;
-      }
-    }
-    if (isDir) dirs.push(e.name);
-    else if (isFile && e.name.toLowerCase().endsWith('.png')) pngs.push(e.name);
+  for (const e of await tree.list(rel, (name) => FRAME_DIRS.has(name))) {
+    if (e.kind === 'dir') dirs.push(e.name);
+    else if (e.name.toLowerCase().endsWith('.png')) pngs.push(e.name);
   }
   dirs.sort(naturalCompare);
   pngs.sort((a, b) => naturalCompare(stem(a), stem(b)));
@@ -117,10 +99,11 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
     throw new UsageError(`--${role} ${dirArg}: no such folder`, command);
   }
   if (!s.isDirectory()) throw new UsageError(`--${role} ${dirArg}: is a file, not a folder`, command);
-  const show = (rel: string): string => displayPath(dirArg, rel);
+  const tree = await InputTree.open(abs, dirArg);
+  const show = (rel: string): string => tree.show(rel);
 
   let base = '';
-  const top = await listDir(abs, show(''));
+  const top = await listDir(tree, '');
   if (top.pngs.length > 0 && top.dirs.length === 0) {
     throw new UsageError(
       `--${role} ${dirArg}: holds mask files directly (e.g. ${top.pngs[0]}); give the folder above it, which holds one folder per video`,
@@ -129,14 +112,13 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
   }
   // A DAVIS dataset root: use its Annotations folder (480p when there are several resolutions).
   if (top.dirs.includes('Annotations')) {
-    const ann = await listDir(path.join(abs, 'Annotations'), show('Annotations'));
+    const ann = await listDir(tree, 'Annotations');
     if (ann.dirs.includes('480p')) base = 'Annotations/480p';
-    else if (ann.dirs.length === 1 && ann.pngs.length === 0 && (await listDir(path.join(abs, 'Annotations', ann.dirs[0]), '')).pngs.length === 0) {
+    else if (ann.dirs.length === 1 && ann.pngs.length === 0 && (await listDir(tree, `Annotations/${ann.dirs[0]}`)).pngs.length === 0) {
       base = `Annotations/${ann.dirs[0]}`;
     } else base = 'Annotations';
   }
-  const baseAbs = path.join(abs, base);
-  const children = base ? (await listDir(baseAbs, show(base))).dirs : top.dirs;
+  const children = base ? (await listDir(tree, base)).dirs : top.dirs;
   const relOf = (...parts: string[]): string => [base, ...parts].filter(Boolean).join('/');
 
   const videos: MaskVideo[] = [];
@@ -145,8 +127,7 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
   let wtcExample: string | null = null;
 
   const addVideo = async (osc: string | null, video: string, dirRel: string, pattern: MaskPattern, pngs?: string[]): Promise<void> => {
-    const dirAbs = path.join(abs, dirRel);
-    const names = pngs ?? (await listDir(dirAbs, show(dirRel))).pngs;
+    const names = pngs ?? (await listDir(tree, dirRel)).pngs;
     if (names.length === 0) {
       notes.push(`${show(dirRel)}: no .png masks, skipped`);
       return;
@@ -169,19 +150,19 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
   for (const child of children) {
     if (child === 'meta') continue;
     const childRel = relOf(child);
-    const sub = await listDir(path.join(abs, childRel), show(childRel));
+    const sub = await listDir(tree, childRel);
     if (sub.pngs.length > 0) {
       davisExample ??= childRel;
       await addVideo(null, child, childRel, '<video>/', sub.pngs);
       continue;
     }
-    const hasGt = sub.dirs.includes('gt') && (await isDirectory(path.join(abs, childRel, 'gt', 'masks')));
-    const hasPred = sub.dirs.includes('pred') && (await isDirectory(path.join(abs, childRel, 'pred', 'masks')));
+    const hasGt = sub.dirs.includes('gt') && (await tree.kindOf(`${childRel}/gt/masks`)) === 'dir';
+    const hasPred = sub.dirs.includes('pred') && (await tree.kindOf(`${childRel}/pred/masks`)) === 'dir';
     const masksDir = role === 'gt' ? (hasGt ? 'gt/masks' : null) : hasPred ? 'pred/masks' : hasGt ? 'gt/masks' : null;
     if (masksDir) {
       wtcExample ??= childRel;
       const pattern: MaskPattern = masksDir === 'gt/masks' ? '<osc>/gt/masks/<video>/' : '<osc>/pred/masks/<video>/';
-      for (const video of (await listDir(path.join(abs, childRel, masksDir), show(`${childRel}/${masksDir}`))).dirs) {
+      for (const video of (await listDir(tree, `${childRel}/${masksDir}`)).dirs) {
         await addVideo(child, video, `${childRel}/${masksDir}/${video}`, pattern);
       }
       continue;
@@ -190,7 +171,7 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
     for (const video of sub.dirs) {
       if (RESERVED_IN_OSC.has(video)) continue;
       const videoRel = `${childRel}/${video}`;
-      const pngs = (await listDir(path.join(abs, videoRel), show(videoRel))).pngs;
+      const pngs = (await listDir(tree, videoRel)).pngs;
       if (pngs.length === 0) continue;
       flat++;
       await addVideo(child, video, videoRel, '<osc>/<video>/', pngs);
@@ -225,6 +206,7 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
   return {
     dirArg,
     abs,
+    tree,
     kind,
     description,
     videos,

@@ -7,7 +7,7 @@ import { convertCommand } from './commands/convert';
 import { demoCommand } from './commands/demo';
 import { evalCommand } from './commands/eval';
 import { HELP, MAIN_HELP } from './help';
-import { DataError, EXIT, UsageError, type CliIo } from './io';
+import { EXIT, UsageError, asDataError, type CliIo } from './io';
 import { packageVersion } from './version';
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<number>> = {
@@ -51,8 +51,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stderr.write(`spoc-studio${err.command ? ` ${err.command}` : ''}: ${err.message}\nRun "${helpCmd}" for usage.\n`);
       return EXIT.usage;
     }
-    if (err instanceof DataError) {
-      io.stderr.write(`spoc-studio${command && COMMANDS[command] ? ` ${command}` : ''}: error: ${err.message}\n`);
+    const dataError = asDataError(err);
+    if (dataError) {
+      io.stderr.write(`spoc-studio${command && COMMANDS[command] ? ` ${command}` : ''}: error: ${dataError.message}\n`);
       return EXIT.data;
     }
     const e = err as Error;

@@ -1,20 +1,26 @@
 /**
  * Optional per-video metadata next to the GT masks: `<osc>/meta/<video>.json` (WhereToChange) or
- * `meta/<video>.json` (DAVIS). Only two fields are read for evaluation:
- *   phases   per-frame HowToChange phase ("initial" | "transitioning" | "end", or null): an array
- *            aligned with `frames` (or, without `frames`, with the video's GT masks in natural
- *            order), or an object keyed by frame name.
- *   ignored  frames left out of evaluation: frame names, or 0-based indices into the same list as
- *            `phases`; or an object { "<frame>": true }.
- * The app's own export schema (src/io/formats/wtcMeta.ts, version 1) is read too: there `frames` is
- * a list of objects { name, phase?, ignored? } that carry both per frame.
- * Every other field (verb, noun, prompts, fps, ...) is informational. A missing file means: no
- * phases, no ignored frames.
+ * `meta/<video>.json` (DAVIS). Two forms are read:
+ *
+ * - The app's WhereToChange metadata (src/io/formats/wtcMeta.ts: `version`, `video`, `verb`, `noun`,
+ *   `fps`, `frames: [{ name, timestamp_sec, phase?, ignored? }]`, optional `width`/`height`), which
+ *   `demo` and `convert` write. A file with `version` or `format`, or with frame objects, is this
+ *   form and is checked by parseWtcMeta, the very parser `convert` and the app's import use, so
+ *   `eval` accepts exactly the files they accept. Its `width`/`height`, when given, are the size
+ *   every GT mask must have.
+ * - A simple form for hand-written files, read only by eval:
+ *     phases   per-frame phase ("initial" | "transitioning" | "end", or null): an array aligned with
+ *              `frames` (or, without `frames`, with the video's GT masks in natural order), or an
+ *              object keyed by frame name.
+ *     ignored  frames left out of evaluation: frame names, or 0-based indices into the same list as
+ *              `phases`; or an object { "<frame>": true }.
+ *   Every other field is informational.
+ * A missing file means: no phases, no ignored frames.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Phase } from '../src/metrics';
-import { DataError, displayPath } from './io';
+import { parseJsonText, parseWtcMeta, type WtcMeta } from '../src/io/formats';
+import { JsonReader, hasOwn } from '../src/io/formats/json';
+import { DataError, asDataError, displayPath } from './io';
 import type { MaskSet, MaskVideo } from './layout';
 
 export interface VideoMeta {
@@ -23,6 +29,8 @@ export interface VideoMeta {
   /** Frame keys (lower-case stems) marked ignored. */
   ignored: Set<string>;
   phases: Map<string, Phase>;
+  /** The frame size the metadata declares (app form only); GT masks must have it. */
+  size: { width: number; height: number } | null;
   warnings: string[];
 }
 
@@ -39,23 +47,49 @@ const PHASE_NAMES: Record<string, Phase> = {
 
 export async function readVideoMeta(set: MaskSet, video: MaskVideo): Promise<VideoMeta> {
   const file = displayPath(set.dirArg, video.metaRel);
-  let text: string;
+  const bytes = await set.tree.readFile(video.metaRel);
+  if (bytes === null) return { file: null, ignored: new Set(), phases: new Map(), size: null, warnings: [] };
   try {
-    text = await readFile(path.join(set.abs, video.metaRel), 'utf8');
+    const reader = new JsonReader(file);
+    const doc = reader.object(parseJsonText(bytes, file), '');
+    if (isAppForm(doc)) {
+      const warnings: string[] = [];
+      return fromAppMeta(parseWtcMeta(bytes, file, video.video, warnings), video, file, warnings);
+    }
+    return parseVideoMeta(doc, video, file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file: null, ignored: new Set(), phases: new Map(), warnings: [] };
-    throw new DataError(`${file}: cannot read (${(err as Error).message})`);
+    throw asDataError(err) ?? err;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new DataError(`${file}: not valid JSON (${(err as Error).message})`);
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new DataError(`${file}: must hold a JSON object`);
-  return parseVideoMeta(json as Record<string, unknown>, video, file);
 }
 
+/** The app's schema says what it is (`format`, `version`) or lists frames as objects. */
+function isAppForm(doc: Record<string, unknown>): boolean {
+  if (hasOwn(doc, 'format') || hasOwn(doc, 'version')) return true;
+  return Array.isArray(doc.frames) && doc.frames.some((f) => typeof f === 'object' && f !== null);
+}
+
+function fromAppMeta(meta: WtcMeta, video: MaskVideo, file: string, warnings: string[]): VideoMeta {
+  const gtKeys = new Set(video.frames.map((f) => f.key));
+  const phases = new Map<string, Phase>();
+  const ignored = new Set<string>();
+  const unknown: string[] = [];
+  for (const f of meta.frames) {
+    const key = f.name.toLowerCase();
+    if (!gtKeys.has(key)) unknown.push(key);
+    if (f.phase) phases.set(key, f.phase);
+    if (f.ignored) ignored.add(key);
+  }
+  const size = meta.width !== undefined && meta.height !== undefined ? { width: meta.width, height: meta.height } : null;
+  return { file, ignored, phases, size, warnings: [...warnings, ...unknownFramesWarning(file, new Set(unknown))] };
+}
+
+function unknownFramesWarning(file: string, unknown: ReadonlySet<string>): string[] {
+  if (unknown.size === 0) return [];
+  const list = [...unknown].slice(0, 3).join(', ');
+  return [`${file}: names ${unknown.size} frame(s) with no GT mask (${list}${unknown.size > 3 ? ', …' : ''}); ignored`];
+}
+
+/** The simple form (see the top of this file). */
 export function parseVideoMeta(json: Record<string, unknown>, video: MaskVideo, file: string): VideoMeta {
   const fail = (problem: string): never => {
     throw new DataError(`${file}: ${problem}`);
@@ -63,18 +97,7 @@ export function parseVideoMeta(json: Record<string, unknown>, video: MaskVideo, 
   const gtKeys = new Set(video.frames.map((f) => f.key));
   let order: string[] = video.frames.map((f) => f.key);
   let orderFrom = `the ${order.length} GT masks of ${video.key}`;
-  // The app's schema: frames as objects carrying their phase and ignore.
-  const frameObjects = Array.isArray(json.frames) && json.frames.length > 0 && json.frames.every((f) => typeof f === 'object' && f !== null);
-  if (frameObjects) {
-    const objects = json.frames as Record<string, unknown>[];
-    objects.forEach((f, i) => {
-      if (typeof f.name !== 'string') fail(`"frames"[${i}].name must be a frame name`);
-    });
-    order = objects.map((f) => frameKey(f.name as string));
-    orderFrom = `"frames" (${order.length} names)`;
-    if (json.phases === undefined) json = { ...json, phases: objects.map((f) => f.phase ?? null) };
-    if (json.ignored === undefined) json = { ...json, ignored: objects.map((f, i) => (f.ignored ? i : -1)).filter((i) => i >= 0) };
-  } else if (json.frames !== undefined) {
+  if (json.frames !== undefined) {
     if (!Array.isArray(json.frames) || !json.frames.every((f) => typeof f === 'string')) fail('"frames" must be an array of frame names');
     order = (json.frames as string[]).map(frameKey);
     orderFrom = `"frames" (${order.length} names)`;
@@ -124,11 +147,8 @@ export function parseVideoMeta(json: Record<string, unknown>, video: MaskVideo, 
     }
   } else if (ig !== undefined && ig !== null) fail('"ignored" must be an array or an object keyed by frame name');
 
-  if (unknown.size > 0) {
-    const list = [...unknown].slice(0, 3).join(', ');
-    warnings.push(`${file}: names ${unknown.size} frame(s) with no GT mask (${list}${unknown.size > 3 ? ', …' : ''}); ignored`);
-  }
-  return { file, ignored, phases, warnings };
+  warnings.push(...unknownFramesWarning(file, unknown));
+  return { file, ignored, phases, size: null, warnings };
 }
 
 /** "frame0003.png" / "Frame0003" -> "frame0003": metadata may name frames with or without extension. */

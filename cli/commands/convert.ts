@@ -5,13 +5,20 @@
  * a folder of them and write a .json file (VISOR: one per clip, so a folder for several clips).
  * Input files are opened as file-backed Blobs (fs.openAsBlob), so frame images are read only when
  * they are copied.
+ *
+ * Broken input is a data error naming the file below IN: the folder is read through InputTree
+ * (links never lead out of IN), frame images get the app's header checks (checkFrames), and the
+ * shared readers' errors become DataErrors in cli/io.ts asDataError. Everything is read and checked
+ * before the first byte is written; should a write fail after all, the files already written are
+ * removed again.
  */
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
-import { openAsBlob } from 'node:fs';
+import { access, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, openAsBlob } from 'node:fs';
 import path from 'node:path';
 import { readZip, mimeFor } from '../../src/io/files/zipArchive';
-import { isJunkPath, naturalCompare, type VirtualFile } from '../../src/io/files/virtualFile';
+import { naturalCompare, type VirtualFile } from '../../src/io/files/virtualFile';
 import { ImportError } from '../../src/io/importError';
+import { checkFrames } from '../../src/io/images/imageSequence';
 import {
   FORMAT_IDS,
   OVERLAP_POLICIES,
@@ -29,7 +36,8 @@ import { isLayerSource } from '../../src/store/validate';
 import { MAX_SIDE } from '../../src/masks/labelMap';
 import { flag, parseChoice, parseCommandArgs, parseNumber, parseSize, requireString, stringOption } from '../args';
 import { CONVERT_HELP } from '../help';
-import { DataError, EXIT, UsageError, displayPath, resolvePath, type CliIo } from '../io';
+import { InputTree } from '../inputTree';
+import { DataError, EXIT, UsageError, asDataError, displayPath, fsProblem, resolvePath, type CliIo } from '../io';
 
 const FOLDER_FORMATS: readonly FormatId[] = ['wtc', 'davis'];
 const FORMAT_NAMES: Record<FormatId, string> = { wtc: 'WhereToChange', davis: 'DAVIS', coco: 'COCO', visor: 'VISOR' };
@@ -122,7 +130,8 @@ export async function runConvert(options: ConvertOptions, io: CliIo): Promise<Co
   const { from, to } = options;
   const inAbs = resolvePath(io, options.input);
   const outAbs = resolvePath(io, options.output);
-  const files = await readInput(inAbs, options.input, from);
+  const { files, single } = await readInput(inAbs, options.input, from);
+  const showInput = (name: string): string => (name === options.input || name === single ? options.input : displayPath(options.input, name));
 
   const importOptions: ImportOptionsByFormat = {};
   const src = options.source ?? undefined;
@@ -134,8 +143,9 @@ export async function runConvert(options: ConvertOptions, io: CliIo): Promise<Co
   let warnings: string[];
   try {
     ({ clips, warnings } = await importFormat(from, files, options.input, importOptions));
+    await checkFrameImages(clips);
   } catch (err) {
-    throw dataError(err);
+    throw dataError(err, showInput);
   }
   if (clips.length === 0) throw new DataError(`${options.input}: holds no ${FORMAT_NAMES[from]} clips`);
   const source = options.source ?? onlySource(clips) ?? 'gt';
@@ -150,7 +160,7 @@ export async function runConvert(options: ConvertOptions, io: CliIo): Promise<Co
   try {
     out = exportFormat(to, clips, exportOptions);
   } catch (err) {
-    throw dataError(err);
+    throw dataError(err, showInput);
   }
 
   // Where the files go: JSON formats write one file when OUT names a .json file.
@@ -163,17 +173,7 @@ export async function runConvert(options: ConvertOptions, io: CliIo): Promise<Co
   }
   await checkOutput(outAbs, options.output, toFile, options.force);
 
-  for (const f of out) {
-    const target = toFile ? outAbs : path.join(outAbs, ...f.path.split('/'));
-    const shown = toFile ? options.output : displayPath(options.output, f.path);
-    const bytes = f.data instanceof Blob ? new Uint8Array(await f.data.arrayBuffer()) : f.data;
-    try {
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, bytes);
-    } catch (err) {
-      throw new DataError(`${shown}: cannot write (${(err as Error).message})`);
-    }
-  }
+  await writeOutput(out, files, options, outAbs, toFile, showInput);
 
   const frames = clips.reduce((n, c) => n + c.annotations.frames.length, 0);
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
@@ -194,10 +194,80 @@ function onlySource(clips: readonly ImportedClip<VirtualFile>[]): LayerSource | 
   return sources.size === 1 ? [...sources][0] : null;
 }
 
-function dataError(err: unknown): unknown {
-  if (err instanceof ImportError) return new DataError(err.message);
+function dataError(err: unknown, showInput: (name: string) => string): unknown {
+  const data = asDataError(err, showInput);
+  if (data) return data;
+  // The exporters refuse a clip they cannot write (no verb and noun for a WhereToChange folder, two
+  // clips writing one path) with a RangeError naming the clip: a problem of this input, not a bug.
   if (err instanceof RangeError) return new DataError(err.message.replace('(pass the osc option)', '(pass --verb and --noun)'));
   return err;
+}
+
+/**
+ * The frame images of folder formats pass the checks the app's import makes (checkFrames: a
+ * readable header, a size within the limits, one size per clip) and have the size the masks were
+ * read at, so `convert` never copies a frame the app would refuse.
+ */
+async function checkFrameImages(clips: readonly ImportedClip<VirtualFile>[]): Promise<void> {
+  for (const { annotations, frameFiles } of clips) {
+    const { width, height } = annotations.clip;
+    for (const image of frameFiles ?? []) {
+      if (!image) continue;
+      // One image at a time, so the frame named is the one that differs from the clip, not from frame 0.
+      const seq = await checkFrames([image]);
+      if (seq.width !== width || seq.height !== height) {
+        throw new ImportError(image.path, `is ${seq.width}x${seq.height} but the clip's metadata or masks say ${width}x${height}`);
+      }
+    }
+  }
+}
+
+/**
+ * Writes the exported files. A failure midway removes what this run created (new files and the
+ * folders made for them), so a failed convert leaves no half output; files that --force overwrote
+ * stay overwritten, which the message says.
+ */
+async function writeOutput(
+  out: readonly OutFile[],
+  inputFiles: readonly VirtualFile[],
+  options: ConvertOptions,
+  outAbs: string,
+  toFile: boolean,
+  showInput: (name: string) => string,
+): Promise<void> {
+  const sourceOf = new Map<Blob, string>(inputFiles.map((f) => [f.blob, f.path]));
+  const created: string[] = [];
+  const madeDirs: string[] = [];
+  let overwritten = 0;
+  try {
+    for (const f of out) {
+      const target = toFile ? outAbs : path.join(outAbs, ...f.path.split('/'));
+      const shown = toFile ? options.output : displayPath(options.output, f.path);
+      let bytes: Uint8Array;
+      try {
+        bytes = f.data instanceof Blob ? new Uint8Array(await f.data.arrayBuffer()) : f.data;
+      } catch (err) {
+        const source = f.data instanceof Blob ? sourceOf.get(f.data) : undefined;
+        throw new DataError(`${source ? showInput(source) : shown}: cannot read it to copy it to ${shown} (${(err as Error).message}); was it changed or removed meanwhile?`);
+      }
+      try {
+        const made = await mkdir(path.dirname(target), { recursive: true });
+        if (made) madeDirs.push(made);
+        const existed = options.force && (await statOrNull(target)) !== null;
+        await writeFile(target, bytes);
+        if (existed) overwritten++;
+        else created.push(target);
+      } catch (err) {
+        throw new DataError(`${shown}: cannot write (${fsProblem(err)})`);
+      }
+    }
+  } catch (err) {
+    await Promise.all([...madeDirs, ...created].map((p) => rm(p, { recursive: true, force: true }).catch(() => undefined)));
+    const note =
+      created.length > 0 ? `; removed the ${created.length} ${created.length === 1 ? 'file' : 'files'} written before the failure` : '; nothing was written';
+    const kept = overwritten > 0 ? ` (${overwritten} existing ${overwritten === 1 ? 'file was' : 'files were'} already overwritten because of --force)` : '';
+    throw err instanceof DataError ? new DataError(`${err.message}${note}${kept}`) : err;
+  }
 }
 
 async function statOrNull(abs: string) {
@@ -208,42 +278,47 @@ async function statOrNull(abs: string) {
   }
 }
 
-/** The files of IN as VirtualFiles (paths relative to IN, forward slashes). */
-async function readInput(abs: string, shown: string, format: FormatId): Promise<VirtualFile[]> {
+/**
+ * The files of IN as VirtualFiles (paths relative to IN, forward slashes). The readers name files
+ * by these paths; messages show them below IN as typed (`single`: the name that stands for IN
+ * itself when IN is one JSON file).
+ */
+async function readInput(abs: string, shown: string, format: FormatId): Promise<{ files: VirtualFile[]; single: string | null }> {
   const st = await statOrNull(abs);
   if (!st) throw new UsageError(`${shown}: no such file or folder`, 'convert');
-  if (st.isDirectory()) return listTree(abs, shown);
+  if (st.isDirectory()) return { files: await listTree(await InputTree.open(abs, shown)), single: null };
   if (FOLDER_FORMATS.includes(format)) {
     if (!shown.toLowerCase().endsWith('.zip')) throw new UsageError(`${shown} is a file; ${FORMAT_NAMES[format]} input is a folder (or a .zip of one)`, 'convert');
     try {
-      return await readZip(await openAsBlob(abs), shown);
+      return { files: await readZip(await openAsBlob(abs), shown), single: null };
     } catch (err) {
-      throw dataError(err);
+      throw dataError(err, (name) => name);
     }
   }
   if (!shown.toLowerCase().endsWith('.json')) throw new UsageError(`${shown} is not a .json file; ${FORMAT_NAMES[format]} input is a .json file or a folder of them`, 'convert');
-  return [{ path: path.basename(abs), blob: await openAsBlob(abs, { type: 'application/json' }) }];
+  const name = path.basename(abs);
+  return { files: [{ path: name, blob: await openAsBlob(abs, { type: 'application/json' }) }], single: name };
 }
 
-async function listTree(root: string, shown: string): Promise<VirtualFile[]> {
+/** Every file below the folder, in natural order, opened lazily; links never lead out of it (InputTree). */
+async function listTree(tree: InputTree): Promise<VirtualFile[]> {
   const out: VirtualFile[] = [];
   const walk = async (rel: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await readdir(path.join(root, rel), { withFileTypes: true });
-    } catch (err) {
-      throw new DataError(`${displayPath(shown, rel)}: cannot read the folder (${(err as Error).message})`);
-    }
+    const entries = await tree.list(rel);
     entries.sort((a, b) => naturalCompare(a.name, b.name));
     for (const e of entries) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (isJunkPath(r)) continue;
-      const abs = path.join(root, r);
-      const isDir = e.isDirectory() || (e.isSymbolicLink() && (await statOrNull(abs))?.isDirectory());
-      if (isDir) await walk(r);
-      else if (e.isFile() || e.isSymbolicLink()) {
-        if (out.length >= MAX_INPUT_FILES) throw new DataError(`${shown}: holds more than ${MAX_INPUT_FILES} files`);
-        out.push({ path: r, blob: await openAsBlob(abs, { type: mimeFor(r) }) });
+      if (e.kind === 'dir') {
+        await walk(e.rel);
+        continue;
+      }
+      if (out.length >= MAX_INPUT_FILES) throw new DataError(`${tree.shown}: holds more than ${MAX_INPUT_FILES} files`);
+      const abs = tree.absOf(e.rel);
+      try {
+        // openAsBlob reads nothing yet; an unreadable file would fail later, deep in a reader, unnamed.
+        await access(abs, constants.R_OK);
+        out.push({ path: e.rel, blob: await openAsBlob(abs, { type: mimeFor(e.rel) }) });
+      } catch (err) {
+        throw new DataError(`${tree.show(e.rel)}: cannot read (${fsProblem(err)})`);
       }
     }
   };

@@ -12,7 +12,7 @@ import { subsetOf } from '../../src/taxonomy';
 import { WTC_FRAMES_DIR } from '../../src/io/wtc/wtcLayout';
 import { flag, parseChoice, parseCommandArgs, parseInteger, parseNumber, parseSize, requireString, stringOption } from '../args';
 import { DEMO_HELP } from '../help';
-import { DataError, EXIT, UsageError, displayPath, resolvePath, type CliIo } from '../io';
+import { DataError, EXIT, UsageError, displayPath, fsProblem, resolvePath, type CliIo } from '../io';
 import { applyNoise, chooseNoise, type NoiseChoice } from '../noise';
 
 export const DEMO_FPS = 1;
@@ -91,7 +91,7 @@ async function put(abs: string, shown: string, bytes: Uint8Array | string): Prom
     await mkdir(path.dirname(abs), { recursive: true });
     await writeFile(abs, bytes);
   } catch (err) {
-    throw new DataError(`${shown}: cannot write (${(err as Error).message})`);
+    throw new DataError(`${shown}: cannot write (${fsProblem(err)})`);
   }
 }
 

@@ -302,7 +302,7 @@ describe('eval on hand-made masks', () => {
   it('reports a size mismatch naming both files (exit 1)', async () => {
     const r = await runCli(['eval', '--gt', 'size/gt', '--pred', 'size/pred'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('size/gt/v/a.png is 4x4 but the prediction size/pred/v/a.png is 5x4');
+    expect(r.stderr).toContain('size/pred/v/a.png: is 5x4 but the GT mask size/gt/v/a.png is 4x4');
   });
 
   it('reports an unknown label naming the file (exit 1)', async () => {

@@ -5,7 +5,7 @@ import type { Convention } from '../../src/metrics';
 import { flag, parseChoice, parseCommandArgs, requireString, stringOption } from '../args';
 import { runEvaluation } from '../evaluate';
 import { EVAL_HELP } from '../help';
-import { DataError, EXIT, UsageError, resolvePath, type CliIo } from '../io';
+import { DataError, EXIT, UsageError, fsProblem, resolvePath, type CliIo } from '../io';
 import { scanMasks } from '../layout';
 import { buildJson, formatReport, formatWarnings, stringifyJson } from '../report';
 import { packageVersion } from '../version';
@@ -60,7 +60,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
         await mkdir(path.dirname(target), { recursive: true });
         await writeFile(target, text);
       } catch (err) {
-        throw new DataError(`${jsonOut}: cannot write the JSON report (${(err as Error).message})`);
+        throw new DataError(`${jsonOut}: cannot write the JSON report (${fsProblem(err)})`);
       }
     }
   }

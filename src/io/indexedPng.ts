@@ -26,6 +26,8 @@ export interface DecodeIndexedPngOptions {
   /** The frame size the mask must have (checked from the header, before decoding). */
   expectedWidth?: number;
   expectedHeight?: number;
+  /** Where the expected size comes from (a frame image, a metadata file), named when the mask differs. */
+  expectedSizeFrom?: string;
   /** Labels the mask may contain; any other value is an error. Unset: any value 0..255. */
   allowedValues?: ReadonlySet<number>;
   /** Label -> colour for RGB/RGBA files (default SPOC_LABEL_COLORS); null refuses RGB files. */
@@ -42,7 +44,9 @@ export function decodeIndexedPng(bytes: Uint8Array, options: DecodeIndexedPngOpt
   const { width, height } = header;
   const ew = options.expectedWidth ?? width;
   const eh = options.expectedHeight ?? height;
-  if (ew !== width || eh !== height) fail(`size ${width}x${height} does not match the frame size ${ew}x${eh}`);
+  if (ew !== width || eh !== height) {
+    fail(`size ${width}x${height} does not match the frame size ${ew}x${eh}${options.expectedSizeFrom ? ` (as given by ${options.expectedSizeFrom})` : ''}`);
+  }
   const unsupported = unsupportedFormat(header, options.rgbColors !== null);
   if (unsupported) fail(unsupported);
 

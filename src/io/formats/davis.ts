@@ -176,6 +176,7 @@ async function importVideo(v: DavisVideo, fps: number, source: LayerSource, warn
       fileName: file.path,
       expectedWidth: size.width,
       expectedHeight: size.height,
+      expectedSizeFrom: size.from,
       allowedValues: DAVIS_VALUES,
     });
     const voids = labelHistogram(map)[LABEL.void];

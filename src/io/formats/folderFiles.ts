@@ -17,11 +17,16 @@ export interface Size {
   height: number;
 }
 
+/** A frame size and the file (or metadata) it was read from, so a mask that differs can say where the size came from. */
+export interface SizeFrom extends Size {
+  from: string;
+}
+
 /**
  * The frame size from the first file whose header we can read (callers list frames first: they
  * are the truth masks must match). Refuses absurd declared sizes before any pixel buffer exists.
  */
-export async function sizeFromHeaders(files: readonly VirtualFile[]): Promise<Size | null> {
+export async function sizeFromHeaders(files: readonly VirtualFile[]): Promise<SizeFrom | null> {
   for (const f of files) {
     const size = f.path.toLowerCase().endsWith('.png')
       ? readImageSize(new Uint8Array(await f.blob.slice(0, 64).arrayBuffer()))
@@ -30,7 +35,7 @@ export async function sizeFromHeaders(files: readonly VirtualFile[]): Promise<Si
     if (!(size.width > 0 && size.height > 0 && size.width <= MAX_SIDE && size.height <= MAX_SIDE)) {
       throw new ImportError(f.path, `declares a size of ${size.width}x${size.height}; the limit is 1..${MAX_SIDE} px per side`);
     }
-    return { width: size.width, height: size.height };
+    return { width: size.width, height: size.height, from: f.path };
   }
   return null;
 }

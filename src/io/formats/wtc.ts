@@ -168,8 +168,8 @@ async function importVideo(
   }
 
   const size =
-    meta?.width !== undefined && meta.height !== undefined
-      ? { width: meta.width, height: meta.height }
+    meta?.width !== undefined && meta.height !== undefined && metaPath !== undefined
+      ? { width: meta.width, height: meta.height, from: metaPath }
       : await sizeFromHeaders([...frameFiles, ...video.masks.values()]);
   if (!size) throw new ImportError(where, 'has no readable frame or mask image to take the frame size from');
 
@@ -182,6 +182,7 @@ async function importVideo(
       fileName: file.path,
       expectedWidth: size.width,
       expectedHeight: size.height,
+      expectedSizeFrom: size.from,
       allowedValues: RELEASE_VALUES,
     });
     const hist = labelHistogram(raw);
