@@ -117,6 +117,11 @@ Options:
 JSON formats carry no frame images: converting COCO or VISOR to a folder format writes masks
 (and WhereToChange metadata) only.
 
+Input is checked as the app's import checks it (frame image headers and sizes included), and
+symbolic links are not followed out of IN. A problem stops the conversion with exit code 1 and a
+message naming the file, and nothing is left in OUT (files written before a failed write are
+removed; files that --force had overwritten stay overwritten).
+
 Try:  spoc-studio demo --out demo --clips 2
       spoc-studio convert --from wtc --to coco demo demo.json
       spoc-studio convert --from coco --to davis demo.json davis
