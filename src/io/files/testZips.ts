@@ -48,7 +48,7 @@ export function entry(name: string | Uint8Array, content: Uint8Array, method: 0 
  * `zip64`, every central record moves its sizes and offset into a zip64 extra field and the archive
  * ends with zip64 end records, as tools do for large archives.
  */
-export function forgeZip(entries: readonly ForgedEntry[], options: { zip64?: boolean } = {}): Uint8Array {
+export function forgeZip(entries: readonly ForgedEntry[], options: { zip64?: boolean } = {}): Uint8Array<ArrayBuffer> {
   const zip64 = options.zip64 ?? false;
   let total = 22 + (zip64 ? 56 + 20 : 0);
   for (const e of entries) {
@@ -145,7 +145,7 @@ export interface BombOptions {
  * The issue's many-entry bomb: thousands of entries of ~1 MB of zeros, each deflating to ~1 KB, so
  * a ~4 MB file declares ~4 GB. The deflated payload is computed once and shared by every entry.
  */
-export function manyEntryBomb(options: BombOptions = {}): Uint8Array {
+export function manyEntryBomb(options: BombOptions = {}): Uint8Array<ArrayBuffer> {
   const count = options.entries ?? 4250;
   const one = entry('x', new Uint8Array(options.entryBytes ?? 999_000));
   const name = options.name ?? ((i: number) => `frames/frame${String(i + 1).padStart(5, '0')}.jpg`);
@@ -153,31 +153,31 @@ export function manyEntryBomb(options: BombOptions = {}): Uint8Array {
 }
 
 /** One entry that declares `declared` bytes but inflates to `actual` zeros (small declared, huge actual). */
-export function lyingSizeZip(declared = 1000, actual = 50 * 2 ** 20): Uint8Array {
+export function lyingSizeZip(declared = 1000, actual = 50 * 2 ** 20): Uint8Array<ArrayBuffer> {
   const e = entry('frames/frame1.jpg', new Uint8Array(actual));
   return forgeZip([{ ...e, size: declared }]);
 }
 
 /** A valid entry whose recorded CRC-32 is off by one bit. */
-export function badCrcZip(): Uint8Array {
+export function badCrcZip(): Uint8Array<ArrayBuffer> {
   const e = entry('frames/frame1.jpg', encoder.encode('not really a jpeg, but intact bytes'.repeat(20)));
   return forgeZip([{ ...e, crc: (e.crc ^ 1) >>> 0 }]);
 }
 
 /** An entry with general-purpose flag bit 0 (encrypted) set. */
-export function encryptedZip(): Uint8Array {
+export function encryptedZip(): Uint8Array<ArrayBuffer> {
   const e = entry('frames/frame1.jpg', new Uint8Array(100).fill(7));
   return forgeZip([{ ...e, flags: e.flags | 1 }]);
 }
 
 /** An archive whose only entry has `name` (e.g. "\\evil.jpg", "C:\\x"). */
-export function namedZip(name: string | Uint8Array, flags?: number): Uint8Array {
+export function namedZip(name: string | Uint8Array, flags?: number): Uint8Array<ArrayBuffer> {
   const e = entry(name, new Uint8Array(10).fill(1));
   return forgeZip([{ ...e, flags: flags ?? e.flags }]);
 }
 
 /** A two-entry archive whose second central-directory record has lost its signature. */
-export function damagedDirectoryZip(): Uint8Array {
+export function damagedDirectoryZip(): Uint8Array<ArrayBuffer> {
   const zip = forgeZip([entry('a.jpg', new Uint8Array(50).fill(1)), entry('b.jpg', new Uint8Array(50).fill(2))]);
   const dv = new DataView(zip.buffer);
   const cdStart = dv.getUint32(zip.length - 6, true);
