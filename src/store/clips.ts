@@ -7,16 +7,63 @@ import { CLIP_STATUSES, type Clip, type ClipStatus } from './types';
 /** What may change on a clip after import; size, frames and source are fixed by the import. */
 export type ClipPatch = Partial<Pick<Clip, 'name' | 'osc' | 'subset' | 'status' | 'assignee'>>;
 
-/** Clips of a project in import order (name breaks ties, e.g. a batch imported in one go). */
-export async function listClips(db: SpocDb, projectId: string): Promise<Clip[]> {
-  const clips = await db.clips.where('projectId').equals(projectId).toArray();
-  return clips.sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name));
+/**
+ * Whether the clip's import has not finished: its rows are being written in bounded transactions,
+ * or were, until a crash or closed tab interrupted them (store/importCommit.ts).
+ */
+export function isIncompleteImport(clip: Clip): boolean {
+  return clip.importing !== undefined;
 }
 
-/** A review queue: the project's clips in one status, e.g. everything `submitted`. */
+/**
+ * Complete clips of a project in import order (name breaks ties, e.g. a batch imported in one go).
+ * Incomplete imports are left out: their frame count promises frames that are not there, so
+ * progress, exports and metrics must not count them (listIncompleteImports shows them).
+ */
+export async function listClips(db: SpocDb, projectId: string): Promise<Clip[]> {
+  const clips = await db.clips.where('projectId').equals(projectId).toArray();
+  return clips.filter((c) => !isIncompleteImport(c)).sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name));
+}
+
+/** A review queue: the project's complete clips in one status, e.g. everything `submitted`. */
 export async function listClipsByStatus(db: SpocDb, projectId: string, status: ClipStatus): Promise<Clip[]> {
   const clips = await db.clips.where('[projectId+status]').equals([projectId, status]).toArray();
-  return clips.sort((a, b) => a.updatedAt - b.updatedAt);
+  return clips.filter((c) => !isIncompleteImport(c)).sort((a, b) => a.updatedAt - b.updatedAt);
+}
+
+export interface IncompleteImport {
+  clip: Clip;
+  /** Frame images stored so far, out of `clip.importing.framesExpected`. */
+  framesSaved: number;
+  framesExpected: number;
+}
+
+/** A project's clips whose import has not finished, oldest first, with how far each got. */
+export async function listIncompleteImports(db: SpocDb, projectId: string): Promise<IncompleteImport[]> {
+  const clips = (await db.clips.where('projectId').equals(projectId).toArray()).filter(isIncompleteImport);
+  clips.sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name));
+  return Promise.all(
+    clips.map(async (clip) => ({
+      clip,
+      framesSaved: await clipFrameImages(db, clip.id).count(),
+      framesExpected: clip.importing?.framesExpected ?? clip.frameCount,
+    })),
+  );
+}
+
+/**
+ * Removes an incomplete import with every row keyed by its clip. Refuses a clip whose import has
+ * finished in the meantime (another tab, a slow save): a stale "Remove" must never delete a whole clip.
+ */
+export async function removeIncompleteImport(db: SpocDb, id: string): Promise<void> {
+  await db.transaction('rw', clipTables(db), async () => {
+    const clip = await db.clips.get(id);
+    if (!clip) return; // already removed (another tab)
+    if (!isIncompleteImport(clip)) {
+      throw new StoreError('invalid', `The import of clip "${clip.name}" has finished in the meantime; nothing was removed.`);
+    }
+    await deleteClipRows(db, id);
+  });
 }
 
 export async function getClip(db: SpocDb, id: string): Promise<Clip | undefined> {

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { listClips } from './clips';
+import { listClips, listIncompleteImports, removeIncompleteImport } from './clips';
 import type { SpocDb } from './db';
 import { isQuotaError } from './errors';
 import { listFrames, getFrameImage } from './frames';
-import { commitClipImport, commitClipImports, draftBytes, type ClipImportDraft } from './importCommit';
+import { commitClipImport, commitClipImports, draftBytes, isImportRunningHere, type ClipImportDraft } from './importCommit';
+import type { ChunkLimits } from './importChunks';
 import { layerAreas } from './layers';
 import { createProject, newProjectRow } from './projects';
 import { W, H, freshDb, gtLayer, importDraft, pngBlob, rleWithArea, snapshot, storeRejection as rejection } from './testFixtures';
@@ -22,6 +23,16 @@ afterEach(() => {
   db.close();
 });
 
+
+/**
+ * The atomicity tests run twice: with the default bounds (these small drafts fit one transaction)
+ * and with bounds of 2 frames, so the same failures hit the chunked path's clip-row, frame-chunk
+ * and final transactions, and must leave the store exactly as before there too.
+ */
+const MODES: [string, ChunkLimits | undefined][] = [
+  ['one transaction', undefined],
+  ['bounded chunks of 2 frames', { maxFrames: 2, maxBytes: 1 << 20 }],
+];
 
 describe('commitClipImport', () => {
   it('writes clip, frames, images, layers and thumbnail', async () => {
@@ -84,7 +95,9 @@ describe('commitClipImport', () => {
     });
   });
 
-  describe('atomicity: failures in the middle of the transaction', () => {
+  describe.each(MODES)('atomicity (%s): failures in the middle of the write', (_mode, limits) => {
+    const commitOne = (d: ClipImportDraft) => commitClipImports(db, [d], { limits }).then(([c]) => c);
+
     it('QuotaExceededError after frames and layers were written rolls everything back', async () => {
       const before = await snapshot(db);
       // Let the real writes happen inside the transaction, then fail the way a full disk does.
@@ -95,7 +108,7 @@ describe('commitClipImport', () => {
       };
       vi.spyOn(db.layers, 'bulkAdd').mockImplementation(failAfterWriting as unknown as typeof real);
       const draft = importDraft(project.id, 3);
-      const err = await rejection(commitClipImport(db, draft));
+      const err = await rejection(commitOne(draft));
       expect(err.code).toBe('quota');
       const mb = (draftBytes(draft) / 1048576).toFixed(1);
       expect(err.message).toBe(
@@ -113,7 +126,7 @@ describe('commitClipImport', () => {
         (abort as Error & { inner?: unknown }).inner = new DOMException('full', 'QuotaExceededError');
         throw abort;
       });
-      const err = await rejection(commitClipImport(db, importDraft(project.id, 3)));
+      const err = await rejection(commitOne(importDraft(project.id, 3)));
       expect(err.code).toBe('quota');
       expect(await snapshot(db)).toEqual(before);
     });
@@ -126,7 +139,7 @@ describe('commitClipImport', () => {
       };
       db.frameImages.hook('creating', third);
       try {
-        const err = await rejection(commitClipImport(db, importDraft(project.id, 5)));
+        const err = await rejection(commitOne(importDraft(project.id, 5)));
         expect(err.code).toBe('failed');
         expect(err.message).toMatch(/^Could not save clip "peel banana 01": .*image 3 refused.*Nothing was saved\.$/);
       } finally {
@@ -141,7 +154,7 @@ describe('commitClipImport', () => {
       const existing = (await db.clips.toArray())[0];
       // Same clip id as an existing clip: clips.add fails with ConstraintError at the IndexedDB level.
       vi.spyOn(crypto, 'randomUUID').mockReturnValue(existing.id as ReturnType<typeof crypto.randomUUID>);
-      const err = await rejection(commitClipImport(db, importDraft(project.id, 3)));
+      const err = await rejection(commitOne(importDraft(project.id, 3)));
       expect(err.code).toBe('failed');
       expect(err.message).toMatch(/Constraint|already exists|Key/i);
       expect(await snapshot(db)).toEqual(before);
@@ -149,10 +162,10 @@ describe('commitClipImport', () => {
   });
 });
 
-describe('commitClipImports (several clips, one transaction)', () => {
+describe.each(MODES)('commitClipImports (several clips, %s)', (_mode, limits) => {
   it('writes every clip, and a new project with them', async () => {
     const fresh = newProjectRow({ name: 'Demo' });
-    const clips = await commitClipImports(db, [importDraft(fresh.id, 2), importDraft(fresh.id, 3)], { newProject: fresh });
+    const clips = await commitClipImports(db, [importDraft(fresh.id, 2), importDraft(fresh.id, 3)], { newProject: fresh, limits });
     expect(clips.map((c) => c.frameCount)).toEqual([2, 3]);
     expect((await listClips(db, fresh.id)).length).toBe(2);
   });
@@ -161,7 +174,7 @@ describe('commitClipImports (several clips, one transaction)', () => {
     const before = await snapshot(db);
     const bad = importDraft(project.id, 2);
     bad.clip.frameCount = 5;
-    const err = await rejection(commitClipImports(db, [importDraft(project.id, 2), bad]));
+    const err = await rejection(commitClipImports(db, [importDraft(project.id, 2), bad], { limits }));
     expect(err.message).toBe('Could not save 2 clips: it declares 5 frames but 2 were decoded. Nothing was saved.');
     expect(await snapshot(db)).toEqual(before);
   });
@@ -176,7 +189,7 @@ describe('commitClipImports (several clips, one transaction)', () => {
       if (++calls === 2) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     };
     vi.spyOn(db.frameImages, 'bulkAdd').mockImplementation(failOnSecond as unknown as typeof real);
-    const err = await rejection(commitClipImports(db, [importDraft(fresh.id, 2), importDraft(fresh.id, 2)], { newProject: fresh }));
+    const err = await rejection(commitClipImports(db, [importDraft(fresh.id, 2), importDraft(fresh.id, 2)], { newProject: fresh, limits }));
     expect(err.code).toBe('quota');
     expect(err.message).toMatch(/^Storage is full: could not save 2 clips \(4 frames, /);
     expect(await snapshot(db)).toEqual(before);
@@ -193,5 +206,119 @@ describe('isQuotaError', () => {
     expect(isQuotaError(new Error('x', { cause: { name: 'QuotaExceededError' } }))).toBe(true);
     expect(isQuotaError(new Error('ConstraintError'))).toBe(false);
     expect(isQuotaError(null)).toBe(false);
+  });
+});
+
+describe('bounded transactions for large imports', () => {
+  const SMALL: ChunkLimits = { maxFrames: 2, maxBytes: 1 << 20 };
+
+  it('writes exactly the rows one transaction writes', async () => {
+    // Same ids and times in two fresh stores, so the two snapshots can be compared row for row.
+    vi.spyOn(crypto, 'randomUUID').mockReturnValue('00000000-0000-4000-8000-000000000001');
+    vi.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
+    const stores: SpocDb[] = [];
+    for (const limits of [undefined, SMALL]) {
+      const store = await freshDb();
+      const p = await createProject(store, { name: 'Same' });
+      const draft = importDraft(p.id, 5);
+      draft.frames[3].phase = 'end';
+      draft.layers!.push({ ...gtLayer(4, 2, 2), source: 'pred:model' });
+      await commitClipImports(store, [draft], { limits });
+      stores.push(store);
+    }
+    const [one, chunked] = await Promise.all(stores.map(snapshot));
+    stores.forEach((s) => s.close());
+    expect((one.frameImages as unknown[]).length).toBe(5);
+    expect((one.layers as unknown[]).length).toBe(3);
+    expect(chunked).toEqual(one);
+    expect((chunked.clips as { importing?: unknown }[])[0].importing).toBeUndefined();
+  });
+
+  it('commits chunk by chunk, reporting the frames saved after each', async () => {
+    const seen: [number, number][] = [];
+    await commitClipImports(db, [importDraft(project.id, 5)], { limits: SMALL, onProgress: (saved, total) => void seen.push([saved, total]) });
+    expect(seen).toEqual([
+      [2, 5],
+      [4, 5],
+      [5, 5],
+      [5, 5],
+    ]);
+  });
+
+  it('keeps the clip out of every list until the last transaction, showing it as saving here', async () => {
+    const midway: unknown[] = [];
+    const clips = await commitClipImports(db, [importDraft(project.id, 5)], {
+      limits: SMALL,
+      onProgress: async (saved) => {
+        if (saved !== 2) return;
+        const [inc] = await listIncompleteImports(db, project.id);
+        midway.push((await listClips(db, project.id)).length, inc.framesSaved, inc.framesExpected, isImportRunningHere(inc.clip.id));
+      },
+    });
+    expect(midway).toEqual([1, 2, 5, true]); // 1: only the clip imported before the test
+    expect(isImportRunningHere(clips[0].id)).toBe(false);
+    expect(await listIncompleteImports(db, project.id)).toEqual([]);
+    expect((await listClips(db, project.id)).map((c) => c.id)).toContain(clips[0].id);
+  });
+
+  it('a quota error in the third chunk deletes what the first two wrote and says storage is full', async () => {
+    const before = await snapshot(db);
+    let n = 0;
+    const fifth = () => {
+      if (++n === 5) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    db.frameImages.hook('creating', fifth);
+    const draft = importDraft(project.id, 6);
+    try {
+      const err = await rejection(commitClipImports(db, [draft], { limits: SMALL }));
+      expect(err.code).toBe('quota');
+      expect(err.message).toBe(
+        `Storage is full: could not save clip "peel banana 01" (6 frames, ${(draftBytes(draft) / 1048576).toFixed(1)} MB). Free space or delete clips; nothing was saved.`,
+      );
+    } finally {
+      db.frameImages.hook('creating').unsubscribe(fifth);
+    }
+    expect(n).toBe(5);
+    expect(await snapshot(db)).toEqual(before);
+  });
+
+  it('a clip deleted by another tab between chunks fails the import and leaves no orphan rows', async () => {
+    const before = await snapshot(db);
+    const err = await rejection(
+      commitClipImports(db, [importDraft(project.id, 6)], {
+        limits: SMALL,
+        onProgress: (saved) => {
+          if (saved === 2) return listIncompleteImports(db, project.id).then(([inc]) => removeIncompleteImport(db, inc.clip.id));
+        },
+      }),
+    );
+    expect(err.message).toMatch(/^Could not save clip "peel banana 01": the clip was removed while it was being saved\. Nothing was saved\.$/);
+    expect(await snapshot(db)).toEqual(before);
+  });
+
+  it('when even the cleanup fails, says so and leaves a marked clip to remove by hand', async () => {
+    let n = 0;
+    const third = () => {
+      if (++n === 3) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    const refuseDelete = () => {
+      throw new Error('disk unplugged');
+    };
+    db.frameImages.hook('creating', third);
+    db.clips.hook('deleting', refuseDelete);
+    try {
+      const err = await rejection(commitClipImports(db, [importDraft(project.id, 4)], { limits: SMALL }));
+      expect(err.message).toBe(
+        'Could not save clip "peel banana 01": storage is full, and the part already saved could not be removed (disk unplugged). ' +
+          'It shows as an incomplete import on the project page; remove it there.',
+      );
+    } finally {
+      db.frameImages.hook('creating').unsubscribe(third);
+      db.clips.hook('deleting').unsubscribe(refuseDelete);
+    }
+    const [inc] = await listIncompleteImports(db, project.id);
+    expect([inc.framesSaved, inc.framesExpected]).toEqual([2, 4]);
+    await removeIncompleteImport(db, inc.clip.id);
+    expect(await listIncompleteImports(db, project.id)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { assertSize } from '../masks/labelMap';
-import { clipTables } from './clips';
+import { clipTables, deleteClipRows } from './clips';
+import { IMPORT_CHUNK_LIMITS, fitsOneChunk, planChunks, type ChunkLimits, type FrameChunk } from './importChunks';
 import type { SpocDb } from './db';
 import { StoreError, isQuotaError, notFound, reasonOf } from './errors';
 import {
@@ -53,10 +54,10 @@ const SOURCE_KINDS: readonly ClipSourceKind[] = ['video', 'images', 'zip', 'wtc'
 const PHASES: readonly FramePhase[] = ['initial', 'transitioning', 'end'];
 
 /**
- * Writes a whole clip — clip row, frames, images, layers, thumbnail — in ONE read-write transaction.
- * Any failure (a validation error, a duplicate key, QuotaExceededError, an aborted transaction) rolls
- * everything back, so the store is exactly as before: no half-imported clip to clean up by hand.
- * Errors come out as StoreError with a message for the person importing.
+ * Writes a whole clip — clip row, frames, images, layers, thumbnail — all or nothing: any failure (a
+ * validation error, a duplicate key, QuotaExceededError, an aborted transaction) leaves the store
+ * exactly as before, with no half-imported clip to clean up by hand. Errors come out as StoreError
+ * with a message for the person importing.
  */
 export async function commitClipImport(db: SpocDb, draft: ClipImportDraft): Promise<Clip> {
   const [clip] = await commitClipImports(db, [draft]);
@@ -64,14 +65,36 @@ export async function commitClipImport(db: SpocDb, draft: ClipImportDraft): Prom
 }
 
 export interface CommitOptions {
-  /** A project row to create in the same transaction (e.g. the demo project): drafts may name it. */
+  /** A project row to create with the clips (e.g. the demo project): drafts may name it. */
   newProject?: Project;
+  /** Transaction bounds (importChunks.ts); tests shrink them to exercise the chunked path. */
+  limits?: ChunkLimits;
+  /**
+   * Frames written so far, after each committed chunk. Awaited before the next chunk starts, so
+   * what it reads or does sees the store between two commits (tests act as another tab there).
+   */
+  onProgress?: (framesSaved: number, framesTotal: number) => void | Promise<void>;
+}
+
+/** Clip ids whose chunked import runs in this tab now: their marker means "being saved", not "interrupted". */
+const runningHere = new Set<string>();
+
+/** Whether this tab is writing the clip's import at this moment (the dashboard says "saving", not "incomplete"). */
+export function isImportRunningHere(clipId: string): boolean {
+  return runningHere.has(clipId);
 }
 
 /**
- * Several clips (a WhereToChange folder holds one per video) in ONE transaction: all land or none.
- * Quota failures often surface only when the transaction commits, so errors are mapped here, around
- * the whole transaction, not around each write.
+ * Several clips (a WhereToChange folder holds one per video): all land or none.
+ *
+ * A batch that fits one bounded chunk is written in ONE transaction. A larger one is written in
+ * bounded transactions (importChunks.ts says why): first the clip rows with an `importing` marker,
+ * then frames, images and layers chunk by chunk, then the thumbnails, the marker cleared and the
+ * projects touched. Lists skip marked clips, so nobody sees a half-written clip; if any step fails
+ * everything written for these clips is deleted again and the same error as for one transaction
+ * is thrown. Only a crash or a closed tab can leave a marked clip behind, which the dashboard shows
+ * as an incomplete import to remove. Quota failures often surface only when a transaction commits,
+ * so errors are mapped around whole transactions, not around each write.
  */
 export async function commitClipImports(db: SpocDb, drafts: readonly ClipImportDraft[], options: CommitOptions = {}): Promise<Clip[]> {
   const now = Date.now();
@@ -86,24 +109,114 @@ export async function commitClipImports(db: SpocDb, drafts: readonly ClipImportD
     throw failure(err, label, frameCount, 0);
   }
 
+  const limits = options.limits ?? IMPORT_CHUNK_LIMITS;
+  const sizes = rows.map((r) => r.images.map((i) => i.blob.size));
   try {
-    await db.transaction('rw', [db.projects, ...clipTables(db)], async () => {
+    if (fitsOneChunk(sizes, limits)) await writeInOneTransaction(db, drafts, rows, options.newProject, now);
+    else await writeInChunks(db, drafts, rows, planChunks(sizes, limits), options, now);
+  } catch (err) {
+    if (err instanceof CleanupFailed) throw cleanupFailure(err, label);
+    throw failure(err, label, frameCount, drafts.reduce((n, d) => n + draftBytes(d), 0));
+  }
+  await options.onProgress?.(frameCount, frameCount);
+  return rows.map((r) => r.clip);
+}
+
+async function writeInOneTransaction(db: SpocDb, drafts: readonly ClipImportDraft[], rows: ImportRows[], newProject: Project | undefined, now: number) {
+  await db.transaction('rw', [db.projects, ...clipTables(db)], async () => {
+    if (newProject) await db.projects.add(newProject);
+    for (const [i, r] of rows.entries()) {
+      const draft = drafts[i];
+      if (!(await db.projects.get(draft.projectId))) throw notFound('Its project');
+      await db.clips.add(r.clip);
+      await db.frames.bulkAdd(r.frames);
+      await db.frameImages.bulkAdd(r.images);
+      if (r.layers.length > 0) await db.layers.bulkAdd(r.layers);
+      if (draft.thumbnail) await db.thumbnails.add({ clipId: r.clip.id, blob: draft.thumbnail });
+      await db.projects.update(draft.projectId, { updatedAt: now });
+    }
+  });
+}
+
+async function writeInChunks(
+  db: SpocDb,
+  drafts: readonly ClipImportDraft[],
+  rows: ImportRows[],
+  chunks: readonly FrameChunk[],
+  options: CommitOptions,
+  now: number,
+) {
+  const ids = rows.map((r) => r.clip.id);
+  const total = rows.reduce((n, r) => n + r.frames.length, 0);
+  // Until the first transaction commits nothing is ours to delete: a failing clips.add (a duplicate
+  // id) must not lead the cleanup to delete the clip that already had that id.
+  let started = false;
+  for (const id of ids) runningHere.add(id);
+  try {
+    await db.transaction('rw', [db.projects, db.clips], async () => {
       if (options.newProject) await db.projects.add(options.newProject);
       for (const [i, r] of rows.entries()) {
-        const draft = drafts[i];
-        if (!(await db.projects.get(draft.projectId))) throw notFound('Its project');
-        await db.clips.add(r.clip);
-        await db.frames.bulkAdd(r.frames);
-        await db.frameImages.bulkAdd(r.images);
-        if (r.layers.length > 0) await db.layers.bulkAdd(r.layers);
-        if (draft.thumbnail) await db.thumbnails.add({ clipId: r.clip.id, blob: draft.thumbnail });
-        await db.projects.update(draft.projectId, { updatedAt: now });
+        if (!(await db.projects.get(drafts[i].projectId))) throw notFound('Its project');
+        await db.clips.add({ ...r.clip, importing: { startedAt: now, framesExpected: r.frames.length } });
+      }
+    });
+    started = true;
+    let saved = 0;
+    for (const c of chunks) {
+      const r = rows[c.clip];
+      await db.transaction('rw', [db.clips, db.frames, db.frameImages, db.layers], async () => {
+        await expectMarked(db, r.clip.id);
+        await db.frames.bulkAdd(r.frames.slice(c.from, c.to));
+        await db.frameImages.bulkAdd(r.images.slice(c.from, c.to));
+        const layers = r.layers.filter((l) => l.frameIndex >= c.from && l.frameIndex < c.to);
+        if (layers.length > 0) await db.layers.bulkAdd(layers);
+      });
+      saved += c.to - c.from;
+      await options.onProgress?.(saved, total);
+    }
+    await db.transaction('rw', [db.projects, db.clips, db.thumbnails], async () => {
+      for (const [i, r] of rows.entries()) {
+        await expectMarked(db, r.clip.id);
+        const thumbnail = drafts[i].thumbnail;
+        if (thumbnail) await db.thumbnails.add({ clipId: r.clip.id, blob: thumbnail });
+        await db.clips.put(r.clip); // the row as built, without the marker
+        await db.projects.update(drafts[i].projectId, { updatedAt: now });
       }
     });
   } catch (err) {
-    throw failure(err, label, frameCount, drafts.reduce((n, d) => n + draftBytes(d), 0));
+    if (started) await removeStarted(db, ids, options.newProject, err);
+    throw err;
+  } finally {
+    for (const id of ids) runningHere.delete(id);
   }
-  return rows.map((r) => r.clip);
+}
+
+/** Between chunks other tabs may delete the clip or its project; writing on would leave orphan rows. */
+async function expectMarked(db: SpocDb, clipId: string): Promise<void> {
+  const row = await db.clips.get(clipId);
+  if (!row?.importing) throw new StoreError('failed', 'the clip was removed while it was being saved');
+}
+
+/** Thrown when deleting a failed import's rows failed too: the store is then NOT as before. */
+class CleanupFailed extends Error {
+  constructor(
+    readonly original: unknown,
+    readonly cleanup: unknown,
+  ) {
+    super('cleanup failed');
+  }
+}
+
+/** Deletes every row written for the clips (and the project the import created), in one transaction. */
+async function removeStarted(db: SpocDb, clipIds: readonly string[], newProject: Project | undefined, original: unknown): Promise<void> {
+  try {
+    await db.transaction('rw', [db.projects, ...clipTables(db)], async () => {
+      for (const id of clipIds) await deleteClipRows(db, id);
+      if (newProject) await db.projects.delete(newProject.id);
+    });
+  } catch (cleanup) {
+    throw new CleanupFailed(original, cleanup);
+  }
 }
 
 interface ImportRows {
@@ -203,6 +316,16 @@ function failure(err: unknown, name: string, frames: number, bytes: number): Sto
   return new StoreError(code, `Could not save ${what(name)}: ${trimDot(reasonOf(err))}. Nothing was saved.`, {
     cause: err,
   });
+}
+
+function cleanupFailure(err: CleanupFailed, name: string): StoreError {
+  const why = isQuotaError(err.original) ? 'storage is full' : trimDot(reasonOf(err.original));
+  return new StoreError(
+    'failed',
+    `Could not save ${what(name)}: ${why}, and the part already saved could not be removed (${trimDot(reasonOf(err.cleanup))}). ` +
+      'It shows as an incomplete import on the project page; remove it there.',
+    { cause: err.original },
+  );
 }
 
 /** `name` is a clip name, or "N clips" for a batch. */

@@ -51,7 +51,8 @@ export interface ProjectStats {
 /** Everything the project dashboard shows, in one read transaction; frame metadata and index keys only. */
 export async function projectStats(db: SpocDb, projectId: string): Promise<ProjectStats> {
   return db.transaction('r', [db.clips, db.frames, db.layers], async () => {
-    const clips = await db.clips.where('projectId').equals(projectId).toArray();
+    // Incomplete imports (an interrupted chunked import) count nowhere until removed or finished.
+    const clips = (await db.clips.where('projectId').equals(projectId).toArray()).filter((c) => !c.importing);
     const byStatus = Object.fromEntries(CLIP_STATUSES.map((s) => [s, 0])) as Record<ClipStatus, number>;
     const bySubset: Record<ClipSubset, number> = { seen: 0, novel: 0 };
     const frames: ClipProgress = { annotated: 0, ignored: 0, remaining: 0, total: 0 };

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, quotaWarning, readQuota, requestPersistence, type StorageLike } from './quota';
+import {
+  HOURLY_WRITES_FLOOR,
+  expectedHourlyWrites,
+  formatBytes,
+  importRoomProblem,
+  lowSpaceWarning,
+  quotaWarning,
+  readQuota,
+  requestPersistence,
+  type StorageLike,
+} from './quota';
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
@@ -71,5 +81,56 @@ describe('formatBytes', () => {
     expect(formatBytes(2048)).toBe('2 KB');
     expect(formatBytes(3.25 * MB)).toBe('3.3 MB');
     expect(formatBytes(1.5 * GB)).toBe('1.5 GB');
+  });
+});
+
+describe('importRoomProblem (refusing an import that will not fit, before decoding it)', () => {
+  it('accepts an import that fits with a 10 % margin, and never refuses on an unknown quota', () => {
+    expect(importRoomProblem(9 * MB, 30 * MB, 40 * MB)).toBeNull(); // 9.9 MB needed, 10 MB free
+    expect(importRoomProblem(500 * MB, 0, 0)).toBeNull();
+    expect(importRoomProblem(0, 40 * MB, 40 * MB)).toBeNull();
+  });
+
+  it('refuses one that does not, naming every size in MB', () => {
+    expect(importRoomProblem(9.6 * MB, 30 * MB, 40 * MB)).toBe(
+      'needs about 10.6 MB of storage (9.6 MB of images and data plus 10 %) but only 10.0 MB is free (30.0 MB of 40.0 MB used). ' +
+        'Delete clips or export and remove a project first',
+    );
+    expect(importRoomProblem(40 * MB, 45 * MB, 40 * MB)).toMatch(/only 0\.0 MB is free/);
+  });
+});
+
+describe('expectedHourlyWrites / lowSpaceWarning (the next hour of writes)', () => {
+  const min = 60_000;
+
+  it('never expects less than the painting floor', () => {
+    expect(expectedHourlyWrites([])).toBe(HOURLY_WRITES_FLOOR);
+    expect(expectedHourlyWrites([{ at: 0, usage: 5 * MB }])).toBe(HOURLY_WRITES_FLOOR);
+    expect(expectedHourlyWrites([{ at: 0, usage: 5 * MB }, { at: 60 * min, usage: 6 * MB }])).toBe(HOURLY_WRITES_FLOOR);
+  });
+
+  it('scales this session\'s growth to an hour, ignoring shrinkage and extrapolating at least 15 minutes', () => {
+    // 40 MB in 30 minutes, with a delete in between that freed 10 MB: 80 MB an hour.
+    const samples = [
+      { at: 0, usage: 10 * MB },
+      { at: 10 * min, usage: 40 * MB },
+      { at: 20 * min, usage: 30 * MB },
+      { at: 30 * min, usage: 40 * MB },
+    ];
+    expect(expectedHourlyWrites(samples)).toBe(80 * MB);
+    // A 40 MB import in the first minute reads as 40 MB per 15 minutes, not per minute.
+    expect(expectedHourlyWrites([{ at: 0, usage: 0 }, { at: min, usage: 40 * MB }])).toBe(160 * MB);
+  });
+
+  it('warns when free space is under the next hour, critically under a quarter of it', () => {
+    expect(lowSpaceWarning(10 * MB, 40 * MB, 25 * MB)).toBeNull();
+    expect(lowSpaceWarning(20 * MB, 40 * MB, 25 * MB)).toEqual({
+      level: 'warn',
+      message:
+        'Only 20.0 MB of storage is free, less than the next hour of work is expected to write (about 25.0 MB). ' +
+        'Export a bundle and delete clips you no longer need before saves start to fail.',
+    });
+    expect(lowSpaceWarning(36 * MB, 40 * MB, 25 * MB)?.level).toBe('critical');
+    expect(lowSpaceWarning(36 * MB, 0, 25 * MB)).toBeNull();
   });
 });

@@ -105,3 +105,76 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(0)} KB`;
   return `${bytes} B`;
 }
+
+const MB = 1024 * 1024;
+
+/** Sizes in megabytes with one decimal, as import refusals state them ("45.2 MB"). */
+export function formatMB(bytes: number): string {
+  return `${(Math.max(0, bytes) / MB).toFixed(1)} MB`;
+}
+
+/**
+ * Headroom asked on top of an import's own bytes: IndexedDB stores each row with keys, a
+ * structured-clone header and index entries, and LevelDB holds a write twice until it compacts.
+ */
+export const IMPORT_MARGIN = 0.1;
+
+/**
+ * Why an import of `incomingBytes` must be refused before anything is decoded or written, or null
+ * when it fits: it needs its bytes plus IMPORT_MARGIN of free space (quota − usage). An unknown
+ * quota (0) never refuses — better a clear quota error later than blocking every import.
+ */
+export function importRoomProblem(incomingBytes: number, usage: number, quota: number): string | null {
+  if (!(quota > 0) || !Number.isFinite(quota) || !(incomingBytes > 0)) return null;
+  const free = Math.max(0, quota - Math.max(0, usage));
+  const needed = incomingBytes * (1 + IMPORT_MARGIN);
+  if (needed <= free) return null;
+  return (
+    `needs about ${formatMB(needed)} of storage (${formatMB(incomingBytes)} of images and data plus ${Math.round(IMPORT_MARGIN * 100)} %) ` +
+    `but only ${formatMB(free)} is free (${formatMB(usage)} of ${formatMB(quota)} used). Delete clips or export and remove a project first`
+  );
+}
+
+/** One reading of navigator.storage.estimate() usage, for the write-rate estimate. */
+export interface UsageSample {
+  at: number;
+  usage: number;
+}
+
+/**
+ * The least we expect an hour of work to write, whatever this session has shown so far: an hour of
+ * busy painting is ~600 strokes, each appending a revision (the stroke's box before and after) and
+ * rewriting the frame's layer row, ~20 KB together in LevelDB's log before compaction — ~12 MB; twice
+ * that leaves room for a small import or a proposal run.
+ */
+export const HOURLY_WRITES_FLOOR = 25 * MB;
+
+/** A session's first minutes are extrapolated as if they had lasted at least this long. */
+export const MIN_OBSERVED_MS = 15 * 60_000;
+
+/**
+ * Bytes the next hour is expected to write: this session's pace (the growth of usage between
+ * readings, shrinkage ignored because deletes and compaction are not writes we can count on
+ * repeating) scaled to an hour, never below HOURLY_WRITES_FLOOR. The observed time is taken as at
+ * least MIN_OBSERVED_MS so one import in the first minute reads as a busy hour, not as 60 imports.
+ */
+export function expectedHourlyWrites(samples: readonly UsageSample[]): number {
+  let written = 0;
+  for (let i = 1; i < samples.length; i++) written += Math.max(0, samples[i].usage - samples[i - 1].usage);
+  const span = samples.length > 1 ? samples[samples.length - 1].at - samples[0].at : 0;
+  const pace = (written / Math.max(span, MIN_OBSERVED_MS)) * 3_600_000;
+  return Math.max(HOURLY_WRITES_FLOOR, pace);
+}
+
+/** The meter's warning when free space is below what the next hour is expected to write; null otherwise or when unknown. */
+export function lowSpaceWarning(usage: number, quota: number, hourlyWrites: number): QuotaWarning | null {
+  if (!(quota > 0) || !Number.isFinite(quota)) return null;
+  const free = Math.max(0, quota - Math.max(0, usage));
+  if (free >= hourlyWrites) return null;
+  return {
+    level: free < hourlyWrites / 4 ? 'critical' : 'warn',
+    message:
+      `Only ${formatMB(free)} of storage is free, less than the next hour of work is expected to write (about ${formatMB(hourlyWrites)}). ` +
+      'Export a bundle and delete clips you no longer need before saves start to fail.',
+  };
+}

@@ -82,6 +82,19 @@ export interface Clip {
   subset: ClipSubset;
   status: ClipStatus;
   assignee?: string;
+  /**
+   * Present only while a large import is being written in several bounded transactions
+   * (store/importCommit.ts); cleared by the last one. A clip still carrying it after the import
+   * ended (a crash, a closed tab) is incomplete: lists skip it, the editor refuses it and the
+   * dashboard offers to remove it. Not indexed, so no schema version change.
+   */
+  importing?: ClipImportMarker;
+}
+
+export interface ClipImportMarker {
+  startedAt: number;
+  /** The frames the import meant to write; frame images actually stored tell how far it got. */
+  framesExpected: number;
 }
 
 export type FramePhase = 'initial' | 'transitioning' | 'end';

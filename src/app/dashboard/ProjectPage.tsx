@@ -6,6 +6,7 @@ import { listClips } from '../../store/clips';
 import { lastActors } from '../../store/clipEvents';
 import { projectStats } from '../../store/progress';
 import { ImportPanel } from '../import/ImportPanel';
+import { IncompleteImports } from '../import/IncompleteImports';
 import { ProjectTransfer } from './ProjectTransfer';
 import { ExportAnnotations } from '../export/ExportAnnotations';
 import { ClipFilters } from './ClipFilters';
@@ -42,6 +43,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
         </p>
       )}
       <ImportPanel project={project} />
+      <IncompleteImports projectId={projectId} />
       <ProjectTransfer project={project} />
       <ExportAnnotations project={project} />
       <ProjectMetricsPanel project={project} clips={clips ?? []} />

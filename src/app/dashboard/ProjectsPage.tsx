@@ -6,6 +6,7 @@ import { notify, messageOf } from '../../workspace/notices';
 import { createProject, listProjects } from '../../store/projects';
 import { OpenDemoButton } from '../demo/OpenDemoButton';
 import { ImportBundleButton } from './ProjectTransfer';
+import { storageChanged } from '../StorageMeter';
 
 export function ProjectsPage() {
   const db = useDb();
@@ -15,6 +16,7 @@ export function ProjectsPage() {
   const create = async () => {
     try {
       const p = await createProject(db, { name: name.trim() || 'Untitled project' });
+      storageChanged(); // the first project is the first write worth keeping: the meter asks for persistence
       setName('');
       navigate({ name: 'project', projectId: p.id });
     } catch (err) {

@@ -4,6 +4,7 @@
  * to the editor happens here, not in src/annotator.
  */
 import { AnnotatorPage } from '../../annotator/ui/AnnotatorPage';
+import { IncompleteClipNotice, useIncompleteClip } from '../import/IncompleteImports';
 import type { EditorSlotContext, EditorSlots } from '../../annotator/ui/editorSlots';
 import { MetricsDock } from '../../metrics/panels/MetricsDock';
 import { ReviewBar } from '../../review/ui/ReviewBar';
@@ -64,5 +65,10 @@ function ReviewSlot({ db, clip, session, frameIndex, goToFrame }: EditorSlotCont
 const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot };
 
 export function EditorPage({ clipId, frame }: { clipId: string; frame: number }) {
+  // An import that did not finish has a clip row promising frames that are not stored: the editor
+  // would open a session, take the clip's lock and fail on the first missing image. Refuse it first.
+  const incomplete = useIncompleteClip(clipId);
+  if (incomplete === undefined) return null;
+  if (incomplete) return <IncompleteClipNotice {...incomplete} />;
   return <AnnotatorPage clipId={clipId} frame={frame} slots={slots} />;
 }

@@ -7,6 +7,8 @@ import { useRef, useState } from 'react';
 import { useDb } from '../../workspace/db';
 import { notify, messageOf } from '../../workspace/notices';
 import { storageChanged } from '../StorageMeter';
+import { askPersistenceOnce } from '../storagePersistence';
+import { IMAGE_EXTENSIONS } from '../../io/images/imageSequence';
 import { ImportCancelled } from '../../io/importError';
 import { describeOsc, isKnownVerb } from '../../taxonomy/osc';
 import { VERBS, VERB_SPECS } from '../../taxonomy/verbs';
@@ -29,7 +31,15 @@ export function ImportPanel({ project }: { project: Project }) {
   const defaults = describeOsc(verb, noun || 'object');
 
   const run = async (kind: Kind, files: File[]) => {
-    if (files.length === 0 || abort.current) return;
+    if (abort.current) return;
+    if (files.length === 0) {
+      // A picked folder with no files (or only empty subfolders) arrives as an empty list; the
+      // browser does not even give its name. Silence here read as "nothing happened".
+      if (kind === 'folder') notify('error', `The folder you picked has no image files (looked for ${IMAGE_EXTENSIONS.map((e) => `.${e}`).join(', ')}); it holds no files at all.`);
+      return;
+    }
+    // Importing is the first write worth keeping for many: ask now, while the user is acting.
+    void askPersistenceOnce();
     const controller = new AbortController();
     abort.current = controller;
     setProgress({ stage: 'Starting', done: 0, total: 1 });

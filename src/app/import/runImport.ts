@@ -1,10 +1,12 @@
 /**
- * One entry point per kind of input the user can give. Each reads and checks everything first,
- * then commits all resulting clips in ONE transaction: an import either lands whole or leaves the
- * store exactly as it was, and its error names the offending file.
+ * One entry point per kind of input the user can give. Each reads and checks everything first —
+ * including that it will fit in the storage left — then commits all resulting clips at once
+ * (store/importCommit.ts): an import either lands whole or leaves the store exactly as it was, and
+ * its error names the offending file.
  */
 import type { SpocDb } from '../../store/db';
-import { commitClipImports, type ClipImportDraft } from '../../store/importCommit';
+import { commitClipImports, draftBytes, type ClipImportDraft } from '../../store/importCommit';
+import { importRoomProblem, readQuota } from '../../store/quota';
 import type { Clip } from '../../store/types';
 import { fromFileList, type VirtualFile } from '../../io/files/virtualFile';
 import { readZip } from '../../io/files/zipArchive';
@@ -14,7 +16,7 @@ import { imageSequenceDraft, videoDraft, type DraftContext, type OscChoice } fro
 import { sampleVideo } from '../../io/video/sampleVideo';
 import { looksLikeWtc } from '../../io/wtc/wtcLayout';
 import { wtcDrafts } from '../../io/wtc/wtcDrafts';
-import { throwIfAborted } from '../../io/importError';
+import { ImportError, throwIfAborted } from '../../io/importError';
 
 export interface ImportProgress {
   stage: string;
@@ -65,6 +67,10 @@ async function importVirtualFiles(
   o: ImportOptions,
 ): Promise<ImportResult> {
   const progress = (stage: string) => (done: number, total: number) => o.onProgress?.({ stage, done, total });
+  // The files are stored as they are (frames and masks alike), so their sizes tell before any
+  // decoding whether the import can fit at all.
+  await refuseIfNoRoom(sourceName, files.filter((f) => isImagePath(f.path)).reduce((n, f) => n + f.blob.size, 0));
+  throwIfAborted(o.signal);
   if (looksLikeWtc(files)) {
     const { drafts, remarks } = await wtcDrafts(o.ctx, files, sourceName, {
       decodeCheck,
@@ -78,15 +84,31 @@ async function importVirtualFiles(
   return commitDrafts(db, [imageSequenceDraft(o.ctx, o.osc, sourceName, kind, seq, o.sampleFps)], o);
 }
 
-/** Thumbnails, then every clip in one transaction. */
-export async function commitDrafts(db: SpocDb, drafts: ClipImportDraft[], o: Pick<ImportOptions, 'signal' | 'onProgress'>): Promise<ImportResult> {
+/** Thumbnails, a last room check on the exact bytes, then every clip at once. */
+export async function commitDrafts(
+  db: SpocDb,
+  drafts: ClipImportDraft[],
+  o: Pick<ImportOptions, 'signal' | 'onProgress'>,
+): Promise<ImportResult> {
   for (const d of drafts) {
     throwIfAborted(o.signal);
     d.thumbnail ??= await makeThumbnail(d.frames[0].image).catch(() => undefined);
   }
   throwIfAborted(o.signal);
-  o.onProgress?.({ stage: 'Saving', done: 0, total: drafts.length });
-  const clips = await commitClipImports(db, drafts);
-  o.onProgress?.({ stage: 'Saved', done: drafts.length, total: drafts.length });
+  const name = drafts.length === 1 ? drafts[0].clip.name : `${drafts.length} clips`;
+  // A video's stored size is known only once it is decoded; check again before the first write.
+  await refuseIfNoRoom(name, drafts.reduce((n, d) => n + draftBytes(d), 0));
+  throwIfAborted(o.signal);
+  o.onProgress?.({ stage: 'Saving', done: 0, total: drafts.reduce((n, d) => n + d.frames.length, 0) });
+  const clips = await commitClipImports(db, drafts, {
+    onProgress: (done, total) => o.onProgress?.({ stage: 'Saving', done, total }),
+  });
   return { clips, remarks: [] };
+}
+
+/** Refuses, before anything is written, an import that cannot fit in the storage left. */
+async function refuseIfNoRoom(name: string, bytes: number): Promise<void> {
+  const q = await readQuota();
+  const problem = q.known ? importRoomProblem(bytes, q.usage, q.quota) : null;
+  if (problem) throw new ImportError(name, problem);
 }

@@ -70,7 +70,8 @@ export async function exportBundle(db: SpocDb, projectId: string, sink: BundleSi
   const mtime = new Date(now);
   const project = await db.projects.get(projectId);
   if (!project) throw new Error('The project was not found; it may have been deleted in another tab.');
-  const clips = (await db.clips.where('projectId').equals(projectId).toArray()).sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
+  // An incomplete import (interrupted chunked write) is not part of the project until it is re-imported.
+  const clips = (await db.clips.where('projectId').equals(projectId).toArray()).filter((c) => !c.importing).sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
   const totalFrames = clips.reduce((n, c) => n + c.frameCount, 0);
   const exportedBy = options.exportedBy ?? (await getUserName(db));
   const prefix = projectMetaPrefix(projectId);
