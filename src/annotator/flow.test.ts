@@ -56,8 +56,9 @@ describe('stroke -> patch -> history -> storage -> reload', () => {
     d.click(2, 30).click(20, 30).click(20, 46).click(2, 46);
     d.key('Enter');
     persist(history.undo(0, map)!); // undo the polygon: stored as a revision too
-    expect(stored.log).toHaveLength(0); // nothing written yet: write-behind
-    await vi.advanceTimersByTimeAsync(300);
+    // Write-through: the first gesture's write started at its commit; the others waited behind it.
+    expect(stored.log.map((r) => r.action)).toEqual(['brush']);
+    await vi.advanceTimersByTimeAsync(0);
     expect(stored.log.map((r) => r.action)).toEqual(['brush', 'fill', 'polygon', 'undo:polygon']);
 
     // Reload.

@@ -240,6 +240,21 @@ describe('PersistQueue', () => {
     expect(calls).toEqual([70]);
   });
 
+  it('writeBeforeLeaving() starts the waiting items’ write at once, beside the one in flight', async () => {
+    const r = recorder();
+    const q = new PersistQueue<string, string>({ write: r.write });
+    const release = r.holdWrites();
+    q.enqueue(item(0, 'A', 'a1'));
+    q.enqueue(item(1, 'B', 'b1'));
+    expect(q.waiting).toBe(1);
+    q.writeBeforeLeaving();
+    expect(r.batches.map((b) => b.batch)).toEqual([[item(0, 'A', 'a1')], [item(1, 'B', 'b1')]]);
+    expect(q.waiting).toBe(0);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.write).toHaveBeenCalledTimes(2);
+  });
+
   it('guarantee: with writes that succeed, every item’s write starts at its enqueue or when the write in flight ends (property)', async () => {
     await fc.assert(
       fc.asyncProperty(

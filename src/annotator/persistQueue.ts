@@ -117,6 +117,41 @@ export class PersistQueue<L = unknown, R = unknown> {
     else this.emit();
   }
 
+  /** Items not yet handed to a write (waiting behind the one in flight, or failed). */
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * The page is going away (pagehide): hand what waits behind the write in flight to a write of its
+   * own now instead of after it. IndexedDB runs the two transactions in creation order, so the
+   * revisions still land in order; the rule against overlapping writes exists for retries, and
+   * there is no retry after this.
+   */
+  writeBeforeLeaving(): void {
+    if (this.inFlight === null || this.pending.size === 0 || this.destroyed) {
+      void this.flush().catch(() => undefined);
+      return;
+    }
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    let write: Promise<void>;
+    try {
+      write = this.write(batch);
+    } catch (err) {
+      write = Promise.reject(err);
+    }
+    write.catch(() => {
+        // Still here after all (the page stayed): put the batch back for the normal retry path.
+        for (const item of batch) {
+          const key = keyOf(item);
+          const newer = this.pending.get(key);
+          this.pending.set(key, newer ? { ...newer, revisions: [...item.revisions, ...newer.revisions] } : item);
+        }
+        this.emit();
+      });
+  }
+
   /** Everything not yet stored (waiting, in flight or failed), oldest revisions first, as copies. */
   unsaved(): PendingWrite<L, R>[] {
     const merged = new Map<string, PendingWrite<L, R>>();

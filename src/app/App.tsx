@@ -7,6 +7,8 @@ import { ProjectsPage } from './dashboard/ProjectsPage';
 import { ProjectPage } from './dashboard/ProjectPage';
 import { EditorPage } from './editor/EditorPage';
 import { ErrorBoundary } from './ErrorBoundary';
+import { InsecureContextBanner } from './InsecureContextBanner';
+import { JournalGate } from './journal/JournalGate';
 
 /** One boundary per view, not per frame: moving between frames must not remount the editor. */
 function viewKey(route: Route): string {
@@ -17,6 +19,7 @@ export function App() {
   const route = useRoute();
   return (
     <div className="flex min-h-screen flex-col">
+      <InsecureContextBanner />
       <header className="flex items-center gap-4 border-b border-zinc-800 px-4 py-2">
         <a href="#/" className="font-semibold tracking-tight">
           SPOC Studio
@@ -30,9 +33,11 @@ export function App() {
       <main className="flex-1">
         <ErrorBoundary key={viewKey(route)}>
           <Suspense fallback={<p className="p-6 text-zinc-500">Opening the project store…</p>}>
-            {route.name === 'projects' && <ProjectsPage />}
-            {route.name === 'project' && <ProjectPage projectId={route.projectId} />}
-            {route.name === 'clip' && <EditorPage clipId={route.clipId} frame={route.frame} />}
+            <JournalGate>
+              {route.name === 'projects' && <ProjectsPage />}
+              {route.name === 'project' && <ProjectPage projectId={route.projectId} />}
+              {route.name === 'clip' && <EditorPage clipId={route.clipId} frame={route.frame} />}
+            </JournalGate>
           </Suspense>
         </ErrorBoundary>
       </main>

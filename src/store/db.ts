@@ -1,4 +1,4 @@
-import { Dexie, type DexieOptions, type Table } from 'dexie';
+import { Dexie, type DBCore, type DexieOptions, type Middleware, type Table } from 'dexie';
 import { StoreError, reasonOf } from './errors';
 import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
 import type {
@@ -58,11 +58,17 @@ export class SpocDb extends Dexie {
  * then write rows without the newer fields. So the installed version is read first with a schema-less
  * probe that cannot modify anything, and the error is raised before SpocDb touches the database.
  */
-export async function openSpocDb(name: string = DEFAULT_DB_NAME, options?: SpocDbOptions): Promise<SpocDb> {
+export async function openSpocDb(
+  name: string = DEFAULT_DB_NAME,
+  options?: SpocDbOptions,
+  middlewares: readonly Middleware<DBCore>[] = [],
+): Promise<SpocDb> {
   const installed = await installedSchemaVersion(name, options);
   if (installed !== null && installed > SCHEMA_VERSION) throw newerSchemaError(installed);
 
   const db = new SpocDb(name, options);
+  // Before open: Dexie builds its DBCore stack when the database opens.
+  for (const m of middlewares) db.use(m);
   try {
     await db.open();
   } catch (err) {

@@ -8,6 +8,7 @@ import { freshDb, importDraft } from '../../store/testFixtures';
 import type { Clip } from '../../store/types';
 import { labelArea } from '../../masks/geometry';
 import { EditorSession } from './editorSession';
+import type { FrameEdits } from '../../store/layers';
 
 let db: SpocDb;
 let clip: Clip;
@@ -29,6 +30,45 @@ async function storedArea(frame: number, label: 'actArea' | 'trfArea') {
 }
 
 describe('EditorSession', () => {
+  it('starts the write of a gesture in pointer-up itself', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    s.setBrushSize(1);
+    stroke(s, 1.5);
+    // No timer has run: the write is already under way (or done), not waiting to start.
+    expect(s.persistStatus.state).toBe('saving');
+    await s.flush();
+    expect(await storedArea(0, 'actArea')).toBe(8);
+    await s.close();
+  });
+
+  it('while saves fail, keeps every unsaved edit through the pending port, and forgets them once saved', async () => {
+    const kept: FrameEdits[][] = [];
+    let dropped = 0;
+    const port = {
+      keep: async (_clipId: string, edits: FrameEdits[]) => void kept.push(edits),
+      drop: async () => void dropped++,
+    };
+    const s = await EditorSession.open(db, clip, 'ann', 0, { pending: port });
+    s.setBrushSize(1);
+    const realTx = db.transaction.bind(db);
+    (db as { transaction: unknown }).transaction = () => Promise.reject(new DOMException('full', 'QuotaExceededError'));
+    stroke(s, 1.5);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(s.persistStatus.state).toBe('error');
+    expect(s.hasUnsavedEdits).toBe(true);
+    stroke(s, 3.5); // same frame: the kept copy grows although the status does not change
+    await new Promise((r) => setTimeout(r, 0));
+    expect(kept.at(-1)).toHaveLength(1);
+    expect(kept.at(-1)![0].revisions).toHaveLength(2);
+    (db as { transaction: unknown }).transaction = realTx;
+    await s.flush();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(s.hasUnsavedEdits).toBe(false);
+    expect(dropped).toBe(1);
+    expect(await listRevisions(db, clip.id, 'gt', 0)).toHaveLength(2);
+    await s.close();
+  });
+
   it('persists each gesture as a layer and a revision, and undoes across frame switches', async () => {
     const s = await EditorSession.open(db, clip, 'ann', 0);
     s.setBrushSize(1);

@@ -41,6 +41,20 @@ export interface SessionState {
 type Listener<T> = (value: T) => void;
 
 /**
+ * Where edits whose save failed are kept until a save succeeds (in the app, the crash journal:
+ * store/journal/pendingEdits.ts), so a reload or closed tab does not throw them away.
+ */
+export interface PendingEditsPort {
+  keep(clipId: string, edits: FrameEdits[]): Promise<void>;
+  drop(clipId: string): Promise<void>;
+}
+
+export interface SessionOptions {
+  readOnly?: boolean;
+  pending?: PendingEditsPort;
+}
+
+/**
  * The SAM click tool as the session sees it (src/inference/ui/samTool.ts implements it): pointer
  * input and keys go to it while the 'sam' tool is active; it commits through the tool context.
  */
@@ -90,14 +104,22 @@ export class EditorSession {
   private readonly stateListeners = new Set<Listener<SessionState>>();
   /** Set by the AI-assist UI once a SAM model is loaded; null otherwise. */
   private sam: SamToolPort | null = null;
+  private readonly pending: PendingEditsPort | null;
+  /** Unsaved edits are kept through `pending` (saves are failing). */
+  private keptPending = false;
+  private pendingChain: Promise<void> = Promise.resolve();
+  private pendingError: string | null = null;
 
-  private constructor(db: SpocDb, clip: Clip, author: string, readOnly: boolean) {
+  private constructor(db: SpocDb, clip: Clip, author: string, options: SessionOptions) {
+    const readOnly = options.readOnly ?? false;
     this.db = db;
     this.clip = clip;
     this.author = author;
+    this.pending = options.pending ?? null;
     this.queue = new PersistQueue<LayerInput, RevisionInput>({
       write: (batch) => saveFrameEdits(db, batch.map(toFrameEdits)),
     });
+    this.queue.subscribe(() => this.keepOrDropPending());
     this.ctx = {
       map: createLabelMap(clip.width, clip.height),
       frameIndex: -1,
@@ -124,8 +146,8 @@ export class EditorSession {
     };
   }
 
-  static async open(db: SpocDb, clip: Clip, author: string, frameIndex: number, readOnly = false): Promise<EditorSession> {
-    const session = new EditorSession(db, clip, author, readOnly);
+  static async open(db: SpocDb, clip: Clip, author: string, frameIndex: number, options: SessionOptions | boolean = {}): Promise<EditorSession> {
+    const session = new EditorSession(db, clip, author, typeof options === 'boolean' ? { readOnly: options } : options);
     await session.goToFrame(frameIndex);
     return session;
   }
@@ -165,6 +187,20 @@ export class EditorSession {
 
   onPersist(fn: Listener<PersistStatus>): () => void {
     return this.queue.subscribe(fn);
+  }
+
+  /**
+   * True while leaving the page would lose something: a save failed (even if the edits are kept in
+   * the journal, the user should know), or edits wait behind a write in flight. A write in flight
+   * alone is not: its transaction commits even if the page goes away.
+   */
+  get hasUnsavedEdits(): boolean {
+    return this.queue.status.state === 'error' || this.queue.waiting > 0;
+  }
+
+  /** Why keeping unsaved edits in the journal failed too, or null. */
+  get pendingKeepError(): string | null {
+    return this.pendingError;
   }
 
   // ---- frames ----------------------------------------------------------------------------------
@@ -387,10 +423,16 @@ export class EditorSession {
     }
   }
 
-  /** Writes everything pending now (on pagehide, visibilitychange, before leaving the page). */
+  /** Writes everything pending now (on visibilitychange, before leaving the editor). */
   flush(): Promise<void> {
     this.tool.finish();
     return this.queue.flush();
+  }
+
+  /** The page is going away (pagehide): start every waiting write now, without waiting for anything. */
+  flushBeforeLeaving(): void {
+    this.tool.finish();
+    this.queue.writeBeforeLeaving();
   }
 
   async close(): Promise<void> {
@@ -429,7 +471,33 @@ export class EditorSession {
     const at = Date.now();
     const revision = { ...patchToRevision(patch), clipId: this.clip.id, source: this.source, author: this.author, at };
     this.queue.enqueue(this.pendingWrite(patch.frameIndex, [revision]));
+    // While saves fail, every new edit joins the kept ones (the status may not change with it).
+    if (this.queue.status.state === 'error') this.keepOrDropPending();
     this.setState({ revision: this.state.revision + 1 });
+  }
+
+  /** Keeps unsaved edits through the port while saves fail; forgets them once a save succeeds. */
+  private keepOrDropPending(): void {
+    const port = this.pending;
+    if (!port) return;
+    const state = this.queue.status.state;
+    if (state === 'error') {
+      const edits = this.queue.unsaved().map(toFrameEdits);
+      this.keptPending = true;
+      this.pendingChain = this.pendingChain
+        .then(() => port.keep(this.clip.id, edits))
+        .then(
+          () => {
+            this.pendingError = null;
+          },
+          (err: unknown) => {
+            this.pendingError = err instanceof Error ? err.message : String(err);
+          },
+        );
+    } else if (state === 'idle' && this.keptPending) {
+      this.keptPending = false;
+      this.pendingChain = this.pendingChain.then(() => port.drop(this.clip.id)).catch(() => undefined);
+    }
   }
 
   /** The frame's whole layer as it is now (masks and instance tags) plus the given revisions. */
