@@ -2,6 +2,7 @@ import type { SpocDb } from './db';
 import { StoreError, notFound } from './errors';
 import { clipCommentRows } from './keys';
 import type { ClipComment } from './types';
+import { newId } from './ids';
 
 /*
  * Comments pinned to a point of a frame (schema v4, table `comments`). A thread is a root comment
@@ -37,7 +38,7 @@ export async function addComment(db: SpocDb, input: NewComment): Promise<ClipCom
       throw new StoreError('invalid', `The point (${x}, ${y}) is not inside the ${clip.width}x${clip.height} frame.`);
     }
     const row: ClipComment = {
-      id: input.id ?? crypto.randomUUID(),
+      id: input.id ?? newId(),
       clipId: clip.id,
       frameIndex,
       x: Math.round(x),
@@ -65,7 +66,7 @@ export async function replyToComment(
     if (root?.parentId) root = await db.comments.get(root.parentId);
     if (!root) throw notFound('Comment');
     const row: ClipComment = {
-      id: input.id ?? crypto.randomUUID(),
+      id: input.id ?? newId(),
       clipId: root.clipId,
       frameIndex: root.frameIndex,
       x: root.x,

@@ -19,6 +19,7 @@ import {
   type Rle,
 } from './types';
 import { buildLayer } from './validate';
+import { newId } from './ids';
 
 export interface DraftFrame {
   timestampSec: number;
@@ -104,7 +105,7 @@ export async function commitClipImports(db: SpocDb, drafts: readonly ClipImportD
   let rows: ImportRows[];
   try {
     if (drafts.length === 0) throw invalid('there is nothing to import');
-    rows = drafts.map((d) => buildImportRows(d, crypto.randomUUID(), now));
+    rows = drafts.map((d) => buildImportRows(d, newId(), now));
   } catch (err) {
     throw failure(err, label, frameCount, 0);
   }

@@ -2,6 +2,7 @@ import type { SpocDb } from './db';
 import { StoreError, notFound } from './errors';
 import { clipTables, deleteClipRows } from './clips';
 import type { Project, ProjectSettings } from './types';
+import { newId } from './ids';
 
 /** Per-verb thresholds start empty: they are calibrated per project, never guessed here. */
 export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { sampleFps: 1, thresholds: {} };
@@ -35,7 +36,7 @@ export async function createProject(db: SpocDb, input: NewProject): Promise<Proj
 export function newProjectRow(input: NewProject): Project {
   const now = Date.now();
   return {
-    id: crypto.randomUUID(),
+    id: newId(),
     name: checkName(input.name),
     createdAt: now,
     updatedAt: now,
