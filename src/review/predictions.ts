@@ -33,6 +33,7 @@ import { getClip } from '../store/clips';
 import { StoreError } from '../store/errors';
 import { listFrames } from '../store/frames';
 import { writeSourceLayers } from '../store/sourceLayers';
+import { storedClipRef, withClipWriteLock } from '../workspace/clipWriteLock';
 import type { Clip, Frame, LayerSource } from '../store/types';
 
 export type PredictionSource = `pred:${string}`;
@@ -363,7 +364,11 @@ export async function commitSourceDraft<S extends Exclude<LayerSource, 'gt'>>(
     trf: m.trf,
     provenance: { kind: 'imported' as const, by, at, from: draft.from.get(frameIndex) },
   }));
-  const { written, replaced } = await writeSourceLayers(db, draft.clipId, draft.source, layers, { replace: options.replace });
+  // Refused while another tab edits the clip: its editor would not know the source changed.
+  const clip = await storedClipRef(db, draft.clipId);
+  const { written, replaced } = await withClipWriteLock([clip], `Cannot import ${draft.source} into "${clip.name}"`, () =>
+    writeSourceLayers(db, draft.clipId, draft.source, layers, { replace: options.replace }),
+  );
   return { source: draft.source, frames: written, replaced, warnings: draft.warnings };
 }
 

@@ -7,7 +7,8 @@ import type { SpocDb } from '../store/db';
 import { StoreError } from '../store/errors';
 import { listFrameVerdicts } from '../store/frameVerdicts';
 import type { Clip, ClipEvent, FrameVerdict } from '../store/types';
-import { takeClipStep } from './reviewSteps';
+import { storedClipRef, withClipWriteLock } from '../workspace/clipWriteLock';
+import { recordClipStep, refusalOf } from './reviewSteps';
 
 export type Verdicts = ReadonlyMap<number, Pick<FrameVerdict, 'verdict' | 'note' | 'by'>>;
 
@@ -63,12 +64,14 @@ export function approvalBlocker(verdicts: Verdicts): string | null {
 /**
  * Approves a clip as `by`, refusing (StoreError 'invalid', nothing written) while a frame stands
  * rejected. The check and the step share one transaction, so a rejection recorded in another tab
- * cannot slip between them.
+ * cannot slip between them; like every step, it is refused while another tab edits the clip.
  */
 export async function approveClip(db: SpocDb, clipId: string, by: string, note?: string, at?: number): Promise<{ clip: Clip; event: ClipEvent }> {
-  return db.transaction('rw', [db.clips, db.projects, db.clipEvents, db.frameVerdicts], async () => {
-    const blocker = approvalBlocker(await listFrameVerdicts(db, clipId));
-    if (blocker) throw new StoreError('invalid', blocker);
-    return takeClipStep(db, clipId, 'approve', by, note, at);
-  });
+  return withClipWriteLock([await storedClipRef(db, clipId)], refusalOf('approve'), () =>
+    db.transaction('rw', [db.clips, db.projects, db.clipEvents, db.frameVerdicts], async () => {
+      const blocker = approvalBlocker(await listFrameVerdicts(db, clipId));
+      if (blocker) throw new StoreError('invalid', blocker);
+      return recordClipStep(db, clipId, 'approve', by, note, at);
+    }),
+  );
 }

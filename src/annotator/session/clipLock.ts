@@ -1,33 +1,21 @@
 /**
- * One editing tab per clip. The Web Locks API grants the lock `spoc-clip:<id>` to the first tab;
- * a second tab opens the clip read-only instead of racing the first one's writes. The lock dies
- * with the tab, so a crashed tab never locks a clip forever.
+ * One editing tab per clip. The first tab to open a clip holds its lock `spoc-clip:<id>` for the
+ * whole editor session; a second tab opens the clip read-only instead of racing the first one's
+ * writes, and writers outside the editor (imports, status changes) in other tabs are refused
+ * (src/workspace/clipWriteLock.ts). The lock dies with the tab, so a crashed tab never locks a clip
+ * forever. Without Web Locks (plain http) the tabs ask each other over a BroadcastChannel instead
+ * (src/workspace/clipLocks.ts).
  */
+import { acquireWithRetry, pageClipLocks } from '../../workspace/clipWriteLock';
+import type { ClipLocks } from '../../workspace/clipLocks';
+
 export interface ClipLock {
   /** True when this tab may edit. */
   granted: boolean;
   release(): void;
 }
 
-export async function acquireClipLock(clipId: string, attempts = 3): Promise<ClipLock> {
-  if (!('locks' in navigator)) return { granted: true, release: () => undefined };
-  // A lock released a moment ago (a view re-mounting) can take a tick to become free: ask again briefly.
-  for (let i = 1; i < attempts; i++) {
-    const lock = await tryLock(clipId);
-    if (lock.granted) return lock;
-    await new Promise((r) => setTimeout(r, 60));
-  }
-  return tryLock(clipId);
-}
-
-async function tryLock(clipId: string): Promise<ClipLock> {
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const granted = await new Promise<boolean>((answer) => {
-    void navigator.locks.request(`spoc-clip:${clipId}`, { ifAvailable: true }, async (lock) => {
-      answer(lock !== null);
-      if (lock) await held;
-    });
-  });
-  return { granted, release };
+export async function acquireClipLock(clipId: string, attempts = 3, locks: ClipLocks = pageClipLocks()): Promise<ClipLock> {
+  const hold = await acquireWithRetry(locks, clipId, attempts);
+  return hold ? { granted: true, release: () => hold.release() } : { granted: false, release: () => undefined };
 }

@@ -21,6 +21,7 @@ import { handleShortcut, type ActionContext, type EditorCommands, type EditorSta
 import { EditorSession, type SessionState } from '../session/editorSession';
 import { FrameImageCache } from '../session/frameImages';
 import { acquireClipLock } from '../session/clipLock';
+import { externalChangeNotice, watchExternalGtChanges, type ExternalGtChange } from '../session/externalChanges';
 import type { PersistStatus } from '../persistQueue';
 import { CanvasHost, type CanvasHandle } from './CanvasHost';
 import { Toolbar } from './Toolbar';
@@ -43,6 +44,8 @@ interface Opened {
   session: EditorSession;
   images: FrameImageCache;
   author: string;
+  /** Bumped when the session is reopened after an outside change: the view starts afresh. */
+  generation: number;
 }
 
 function Editor({ clip, frame, slots }: { clip: Clip; frame: number; slots: EditorSlots }) {
@@ -55,39 +58,76 @@ function Editor({ clip, frame, slots }: { clip: Clip; frame: number; slots: Edit
     let alive = true;
     let session: EditorSession | null = null;
     let images: FrameImageCache | null = null;
+    let author = '';
+    let generation = 0;
     let release = () => undefined as void;
+    let stopWatching = () => undefined as void;
+    // Reopens run one after another, and closing waits for the one under way.
+    let reopening: Promise<void> = Promise.resolve();
+    const { clip: c, frame: k0 } = first.current;
+
+    // Another tab wrote this clip's gt although this tab holds its lock: drop everything cached here
+    // and read the clip again, rather than write a stale copy over that change. (Until the session
+    // can reload itself in place, a fresh session replaces it; closing the old one still writes the
+    // edits it had queued, at most the last second's.)
+    const reopen = (change: ExternalGtChange) => {
+      reopening = reopening
+        .then(async () => {
+          const old = session;
+          if (!alive || !old || !images) return;
+          notify('warn', externalChangeNotice(c.name, change));
+          session = null;
+          await old.close();
+          const next = await EditorSession.open(db, c, author, old.snapshot.frameIndex);
+          if (!alive) return void next.close();
+          session = next;
+          setOpened({ session: next, images, author, generation: ++generation });
+        })
+        .catch((err: unknown) => {
+          notify('error', `Could not reload "${c.name}" after a change in another tab: ${messageOf(err)}. Reload the page.`);
+        });
+    };
+
     void (async () => {
       try {
-        const lock = await acquireClipLock(first.current.clip.id);
+        const lock = await acquireClipLock(c.id);
         release = lock.release;
         // Unmounted while the lock was being granted (a quick remount): give it back at once.
         if (!alive) return lock.release();
-        const author = await currentUserName(db);
-        session = await EditorSession.open(db, first.current.clip, author, first.current.frame, !lock.granted);
-        images = new FrameImageCache(db, first.current.clip.id);
+        author = await currentUserName(db);
+        if (lock.granted) {
+          // Watching starts before the session reads anything, so no outside change is missed.
+          const watch = watchExternalGtChanges(db, c.id, reopen);
+          stopWatching = watch.stop;
+          await watch.ready;
+        }
+        session = await EditorSession.open(db, c, author, k0, !lock.granted);
+        images = new FrameImageCache(db, c.id);
         if (!alive) {
           void session.close().finally(() => lock.release());
           images.destroy();
           return;
         }
-        if (!lock.granted) notify('warn', `"${first.current.clip.name}" is open for editing in another tab; this tab is read-only.`);
-        setOpened({ session, images, author });
+        if (!lock.granted) notify('warn', `"${c.name}" is open for editing in another tab; this tab is read-only.`);
+        setOpened({ session, images, author, generation });
       } catch (err) {
         notify('error', `Could not open the clip: ${messageOf(err)}`);
       }
     })();
     return () => {
       alive = false;
-      void session?.close().finally(() => release());
+      stopWatching();
       images?.destroy();
+      void reopening.then(() => session?.close()).finally(() => release());
     };
   }, [db]);
 
   if (!opened) return <p className="p-6 text-zinc-500">Opening the clip…</p>;
-  return <EditorView clip={clip} frame={frame} slots={slots} {...opened} />;
+  const { generation, ...rest } = opened;
+  return <EditorView key={generation} clip={clip} frame={frame} slots={slots} {...rest} />;
 }
 
-function EditorView({ clip, frame, slots, session, images, author }: { clip: Clip; frame: number; slots: EditorSlots } & Opened) {
+function EditorView({ clip, frame, slots, session, images, author }: { clip: Clip; frame: number; slots: EditorSlots } & Omit<Opened, 'generation'>) {
   const db = useDb();
   const state = useSyncExternalStore(
     useCallback((fn: () => void) => session.onState(fn), [session]),

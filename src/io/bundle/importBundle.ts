@@ -9,9 +9,10 @@
  *    (merge.ts): identical work is skipped, different work is put to `onConflict` — keep mine, take
  *    theirs, or both (their differing sources added as `pred:<exporter>`; a copy of the clip when
  *    the frames differ). A clip id that lives in another local project is imported as a copy.
- * 3. Write everything in ONE read-write transaction over all tables, after re-checking that no
- *    affected clip changed since step 2. Any failure — a hostile entry, a conflict left unanswered,
- *    cancel, quota — leaves the store exactly as it was.
+ * 3. Write everything in ONE read-write transaction over all tables, holding the edit lock of every
+ *    clip here it changes (refused as a whole while another tab edits one of them) and after
+ *    re-checking that no affected clip changed since step 2. Any failure — a hostile entry, a
+ *    conflict left unanswered, a clip open elsewhere, cancel, quota — leaves the store exactly as it was.
  *
  * Errors name the bundle and the problem ("<bundle>: <entry>: <problem>").
  */
@@ -43,6 +44,8 @@ import { parseClipJson, parseMetaJson, parseProjectJson, parseRevisionsJson, typ
 import { readZipDirectory, type ZipEntry } from '../files/zipDirectory';
 import { RangeReader, readEntry } from '../files/zipEntry';
 import { DEFAULT_ZIP_READ_LIMITS, type ZipReadLimits } from './zipReader';
+import { newId } from '../../store/ids';
+import { ClipBusyError, withClipWriteLock } from '../../workspace/clipWriteLock';
 
 export interface ImportBundleOptions {
   /** Import into this existing project. Default: the bundle's own project, created when absent. */
@@ -333,7 +336,7 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
     if (!mine) {
       plans.push({ kind: 'new', clip: c });
     } else if (mine.clip.projectId !== targetId) {
-      plans.push({ kind: 'copy', clip: c, newId: crypto.randomUUID(), name: c.clip.name, reason: 'this clip already exists in another project here' });
+      plans.push({ kind: 'copy', clip: c, newId: newId(), name: c.clip.name, reason: 'this clip already exists in another project here' });
     } else if (sameWork(mine, bundleSide(c))) {
       plans.push({ kind: 'identical', clip: c });
     } else {
@@ -347,11 +350,15 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
       if (choice === 'mine') plans.push({ kind: 'mine', clip: c });
       else if (choice === 'theirs') plans.push({ kind: 'theirs', clip: c, mine });
       else if (choice === 'both') {
-        if (conflict.both.kind === 'copy') plans.push({ kind: 'copy', clip: c, newId: crypto.randomUUID(), name: conflict.both.name, reason: 'its frames differ from the clip here' });
+        if (conflict.both.kind === 'copy') plans.push({ kind: 'copy', clip: c, newId: newId(), name: conflict.both.name, reason: 'its frames differ from the clip here' });
         else plans.push({ kind: 'both', clip: c, mine });
       } else fail(`got the answer ${JSON.stringify(choice)} for clip "${mine.clip.name}"; expected mine, theirs or both`);
     }
   }
+
+  // ---- lock every clip here the write changes, before anything is written: while another tab edits
+  // one of them, the import is refused as a whole (that editor would write its stale copy back).
+  const changing = plans.flatMap((p) => (p.kind === 'theirs' || p.kind === 'both' ? [{ id: p.mine.clip.id, name: p.mine.clip.name }] : []));
 
   // ---- write (one transaction)
   const reports: ClipImportReport[] = [];
@@ -362,7 +369,7 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
   const tables = db.tables;
   options.onProgress?.({ stage: 'Saving', done: 0, total, bytes: 0 });
   try {
-    await db.transaction('rw', tables, async () => {
+    await withClipWriteLock(changing, name, () => db.transaction('rw', tables, async () => {
       let changed = false;
       const current = await db.projects.get(targetId);
       if (!existingProject) {
@@ -453,9 +460,9 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
         }
       }
       if (signal?.aborted) throw new BundleCancelled('import');
-    });
+    }));
   } catch (err) {
-    if (err instanceof ImportError || err instanceof BundleCancelled) throw err;
+    if (err instanceof ImportError || err instanceof BundleCancelled || err instanceof ClipBusyError) throw err;
     if (isQuotaError(err)) {
       const mb = (file.size / 2 ** 20).toFixed(1);
       throw new StoreError('quota', `Storage is full: could not import ${name} (${mb} MB). Free space or delete clips; nothing was saved.`, { cause: err });
@@ -524,7 +531,7 @@ async function addComments(db: SpocDb, comments: ClipComment[], keepIds: boolean
   const taken = await db.comments.bulkGet(comments.map((c) => c.id));
   const renamed = new Map<string, string>();
   comments.forEach((c, i) => {
-    if (!keepIds || taken[i] !== undefined) renamed.set(c.id, crypto.randomUUID());
+    if (!keepIds || taken[i] !== undefined) renamed.set(c.id, newId());
   });
   await db.comments.bulkAdd(
     comments.map((c) => {

@@ -1,0 +1,86 @@
+/**
+ * Notices when the gt of the clip this tab edits is changed by anyone but this tab: another tab that
+ * wrote it without the clip's lock (an older version of the app, a browser without Web Locks), or
+ * any writer that slipped past the lock. The editor then reloads from the store instead of writing
+ * its stale copy back over the change (which would leave the layer and the revision log telling
+ * different stories, and undo reaching the wrong state).
+ *
+ * How "not this tab" is told apart: the revision log is append-only for the editor, and every
+ * revision this tab writes passes its Dexie instance's `creating` hook (hooks are per connection, so
+ * another tab's writes never do). Dexie's liveQuery sees every commit, this tab's and — through
+ * Dexie's own BroadcastChannel — other tabs'. A revision that appears without passing the hook, or
+ * one that disappears, was written elsewhere.
+ */
+import { Dexie, liveQuery } from 'dexie';
+import type { SpocDb } from '../../store/db';
+import type { Revision } from '../../store/types';
+
+export interface ExternalGtChange {
+  /** Frames whose history gained revisions this tab did not write, ascending. */
+  frames: number[];
+  /** Revisions this tab had seen are gone: the clip's history was replaced (a bundle's "take theirs"). */
+  replaced: boolean;
+}
+
+export interface ExternalChangeWatch {
+  /** Settles once the current history is known; changes after that are reported. */
+  ready: Promise<void>;
+  stop(): void;
+}
+
+/** seq -> frame index of every gt revision of the clip, from index keys only (no patch is loaded). */
+async function gtRevisionFrames(db: SpocDb, clipId: string): Promise<Map<number, number>> {
+  const range = () => db.revisions.where('[clipId+source+frameIndex]').between([clipId, 'gt', Dexie.minKey], [clipId, 'gt', Dexie.maxKey]);
+  // Same index, same read transaction: keys and primary keys come in the same order.
+  const [keys, seqs] = await Promise.all([range().keys(), range().primaryKeys()]);
+  return new Map(seqs.map((seq, i) => [seq as number, (keys[i] as unknown as [string, string, number])[2]]));
+}
+
+/** What changed between two readings of the history, or null when every new revision is this tab's. */
+export function externalChangeBetween(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>, writtenHere: ReadonlySet<number>): ExternalGtChange | null {
+  let replaced = false;
+  for (const seq of before.keys()) if (!after.has(seq)) replaced = true;
+  const frames = new Set<number>();
+  for (const [seq, frame] of after) if (!before.has(seq) && !writtenHere.has(seq)) frames.add(frame);
+  if (!replaced && frames.size === 0) return null;
+  return { frames: [...frames].sort((a, b) => a - b), replaced };
+}
+
+export function watchExternalGtChanges(db: SpocDb, clipId: string, onChange: (change: ExternalGtChange) => void): ExternalChangeWatch {
+  const writtenHere = new Set<number>();
+  // `onsuccess` runs when the row is added, before its transaction commits and so before the
+  // liveQuery below re-reads: this tab's revisions are always known by then.
+  function creating(this: { onsuccess?: (seq: number) => void }, _seq: unknown, row: Revision) {
+    if (row.clipId === clipId && row.source === 'gt') this.onsuccess = (seq) => writtenHere.add(seq);
+  }
+  db.revisions.hook('creating', creating);
+  let known: Map<number, number> | null = null;
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const subscription = liveQuery(() => gtRevisionFrames(db, clipId)).subscribe({
+    next: (now) => {
+      const change = known ? externalChangeBetween(known, now, writtenHere) : null;
+      known = now;
+      markReady();
+      if (change) onChange(change);
+    },
+    // A closed database (an upgrade in another tab) is reported by src/workspace/db.ts; nothing to add.
+    error: () => markReady(),
+  });
+  return {
+    ready,
+    stop: () => {
+      subscription.unsubscribe();
+      db.revisions.hook('creating').unsubscribe(creating);
+      markReady();
+    },
+  };
+}
+
+/** The notice shown when the editor reloads after such a change. */
+export function externalChangeNotice(clipName: string, change: ExternalGtChange): string {
+  const what = change.replaced
+    ? 'its history was replaced (for example by a bundle import)'
+    : `frame${change.frames.length === 1 ? '' : 's'} ${change.frames.map((k) => k + 1).join(', ')} ${change.frames.length === 1 ? 'was' : 'were'} changed`;
+  return `"${clipName}" was changed outside this editor: ${what}. The editor reloaded it from the store, so nothing stale is written back; undo starts from the stored history.`;
+}
