@@ -54,6 +54,13 @@ export class History {
     this.onStale = options.onStale;
   }
 
+  /** Forgets every frame's history (the clip is read again from the store). */
+  reset(): void {
+    this.frames.clear();
+    this.held = 0;
+    this.entries = 0;
+  }
+
   /** Rebuilds the history of every frame in `revisions` (one layer's log; any order). */
   static fromRevisions(revisions: readonly LoggedRevision[], options: HistoryOptions = {}): History {
     const history = new History(options);

@@ -152,6 +152,19 @@ export class PersistQueue<L = unknown, R = unknown> {
       });
   }
 
+  /**
+   * Forgets every item not handed to a write yet (and a failed batch waiting for its retry): the
+   * editor reloaded its clip after another tab changed it, so these were computed from stale masks.
+   * A write already in flight still lands.
+   */
+  discardQueued(): void {
+    this.pending = new Map();
+    this.clear('retryTimer');
+    this.error = null;
+    this.retries = 0;
+    this.emit();
+  }
+
   /** Everything not yet stored (waiting, in flight or failed), oldest revisions first, as copies. */
   unsaved(): PendingWrite<L, R>[] {
     const merged = new Map<string, PendingWrite<L, R>>();

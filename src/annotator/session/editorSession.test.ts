@@ -8,7 +8,8 @@ import { freshDb, importDraft } from '../../store/testFixtures';
 import type { Clip } from '../../store/types';
 import { labelArea } from '../../masks/geometry';
 import { EditorSession } from './editorSession';
-import type { FrameEdits } from '../../store/layers';
+import { saveFrameEdits, type FrameEdits } from '../../store/layers';
+import { H, rleWithArea, W } from '../../store/testFixtures';
 
 let db: SpocDb;
 let clip: Clip;
@@ -30,6 +31,29 @@ async function storedArea(frame: number, label: 'actArea' | 'trfArea') {
 }
 
 describe('EditorSession', () => {
+  it('reloadFromStore() drops what it cached and shows (and undoes) what another tab stored', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    s.setBrushSize(1);
+    stroke(s, 1.5);
+    await s.flush();
+    // Another tab replaces frame 0 with 20 actionable pixels, as one more revision.
+    const before = rleWithArea(H, W, 8);
+    const after = rleWithArea(H, W, 20);
+    await saveFrameEdits(db, [
+      {
+        layer: { clipId: clip.id, frameIndex: 0, source: 'gt', act: after, trf: rleWithArea(H, W, 0), provenance: { kind: 'manual', by: 'other', at: 5 } },
+        revisions: [{ clipId: clip.id, frameIndex: 0, source: 'gt', author: 'other', at: 5, action: 'brush', box: { x: 0, y: 0, w: W, h: H }, before, after }],
+      },
+    ]);
+    expect(labelArea(s.map, 1)).toBe(8); // still the cached map
+    await s.reloadFromStore();
+    expect(labelArea(s.map, 1)).toBe(20);
+    expect(s.snapshot.canUndo).toBe(true);
+    await s.undo(); // the other tab's step, replayed from the log
+    expect(labelArea(s.map, 1)).toBe(8);
+    await s.close();
+  });
+
   it('starts the write of a gesture in pointer-up itself', async () => {
     const s = await EditorSession.open(db, clip, 'ann', 0);
     s.setBrushSize(1);

@@ -435,6 +435,30 @@ export class EditorSession {
     this.queue.writeBeforeLeaving();
   }
 
+  /**
+   * Another tab changed this clip's gt (externalChanges.ts): forget what is cached here and read the
+   * current frame again. Queued writes are dropped, not flushed: they were computed from stale masks.
+   */
+  async reloadFromStore(): Promise<void> {
+    this.tool.cancel();
+    this.sam?.clear();
+    this.queue.discardQueued();
+    this.history.reset();
+    this.historyLoaded.clear();
+    this.recentMaps.clear();
+    this.tagsByFrame.clear();
+    if (this.keptPending && this.pending) {
+      this.keptPending = false;
+      void this.pending.drop(this.clip.id).catch(() => undefined);
+    }
+    const k = this.state.frameIndex;
+    this.loadToken++;
+    this.ctx.frameIndex = -1;
+    this.loadingIndex = -1;
+    await this.goToFrame(k);
+    this.setState({ revision: this.state.revision + 1 });
+  }
+
   async close(): Promise<void> {
     await this.flush().catch(() => undefined);
     this.queue.destroy();

@@ -16,6 +16,7 @@ import { getClip } from '../../store/clips';
 import { listFrames, setFrameIgnored } from '../../store/frames';
 import { layerAreas } from '../../store/layers';
 import { currentUserName } from '../../workspace/user';
+import { pendingEditsPort } from '../../workspace/journal';
 import type { Clip } from '../../store/types';
 import { handleShortcut, type ActionContext, type EditorCommands, type EditorState } from '../actions';
 import { EditorSession, type SessionState } from '../session/editorSession';
@@ -67,21 +68,16 @@ function Editor({ clip, frame, slots }: { clip: Clip; frame: number; slots: Edit
     const { clip: c, frame: k0 } = first.current;
 
     // Another tab wrote this clip's gt although this tab holds its lock: drop everything cached here
-    // and read the clip again, rather than write a stale copy over that change. (Until the session
-    // can reload itself in place, a fresh session replaces it; closing the old one still writes the
-    // edits it had queued, at most the last second's.)
+    // and read the clip again, rather than write a stale copy over that change.
     const reopen = (change: ExternalGtChange) => {
       reopening = reopening
         .then(async () => {
-          const old = session;
-          if (!alive || !old || !images) return;
+          const current = session;
+          if (!alive || !current || !images) return;
           notify('warn', externalChangeNotice(c.name, change));
-          session = null;
-          await old.close();
-          const next = await EditorSession.open(db, c, author, old.snapshot.frameIndex);
-          if (!alive) return void next.close();
-          session = next;
-          setOpened({ session: next, images, author, generation: ++generation });
+          await current.reloadFromStore();
+          if (!alive) return;
+          setOpened({ session: current, images, author, generation: ++generation });
         })
         .catch((err: unknown) => {
           notify('error', `Could not reload "${c.name}" after a change in another tab: ${messageOf(err)}. Reload the page.`);
@@ -101,7 +97,7 @@ function Editor({ clip, frame, slots }: { clip: Clip; frame: number; slots: Edit
           stopWatching = watch.stop;
           await watch.ready;
         }
-        session = await EditorSession.open(db, c, author, k0, !lock.granted);
+        session = await EditorSession.open(db, c, author, k0, { readOnly: !lock.granted, pending: pendingEditsPort() });
         images = new FrameImageCache(db, c.id);
         if (!alive) {
           void session.close().finally(() => lock.release());
@@ -159,17 +155,30 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
   useEffect(() => {
     const flush = () => void session.flush().catch(() => undefined);
     const onVisibility = () => document.visibilityState === 'hidden' && flush();
+    // pagehide: no waiting any more; start every write now (they commit even as the page goes).
+    const leave = () => session.flushBeforeLeaving();
+    // Leaving while a save is failing (or edits wait behind a write) would lose them: ask first.
+    const warn = (e: BeforeUnloadEvent) => {
+      if (!session.hasUnsavedEdits) return;
+      e.preventDefault();
+      e.returnValue = '';
+    };
     document.addEventListener('visibilitychange', onVisibility);
-    window.addEventListener('pagehide', flush);
+    window.addEventListener('pagehide', leave);
+    window.addEventListener('beforeunload', warn);
     return () => {
       document.removeEventListener('visibilitychange', onVisibility);
-      window.removeEventListener('pagehide', flush);
+      window.removeEventListener('pagehide', leave);
+      window.removeEventListener('beforeunload', warn);
     };
   }, [session]);
 
   // A failed save is shown (and retried by the queue), never swallowed.
   useEffect(() => {
-    if (persist.state === 'error' && persist.error) notify('error', `Saving failed (${persist.error}); retrying. Keep this tab open.`);
+    if (persist.state === 'error' && persist.error) {
+      const kept = pendingEditsPort() ? ' Your unsaved edits are kept in the crash journal and saved at the next start if this tab closes;' : '';
+      notify('error', `Saving failed (${persist.error}); retrying.${kept} free some space or keep this tab open.`);
+    }
   }, [persist.state, persist.error]);
 
   const latest = useRef({ frames, areas, state });
