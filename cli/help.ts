@@ -90,7 +90,8 @@ come out byte-identical wherever the target format can carry them; frame images 
 they are between folder formats.
 
 Formats:
-  wtc     WhereToChange: <verb>_<noun>/JPEGImages_1fps/<video>/*.jpg, gt/masks/<video>/*.png and
+  wtc     WhereToChange: <verb>_<noun>/JPEGImages_<rate>fps/<video>/*.jpg (JPEGImages_1fps in the
+          release; the folder is named by the clip's rate), gt/masks/<video>/*.png and
           meta/<video>.json. IN: a folder (or a .zip of one); OUT: a folder.
   davis   DAVIS: JPEGImages/<video>/*.jpg and Annotations/<video>/*.png (255 = void).
           IN: a folder (or a .zip); OUT: a folder.

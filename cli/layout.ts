@@ -13,7 +13,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { naturalCompare, stem } from '../src/io/files/virtualFile';
-import { WTC_FRAMES_DIR } from '../src/io/wtc/wtcLayout';
+import { fpsOfFramesDir } from '../src/io/wtc/wtcLayout';
 import { InputTree } from './inputTree';
 import { DataError, UsageError, resolvePath, type CliIo } from './io';
 
@@ -64,8 +64,9 @@ export interface MaskSet {
   notes: string[];
 }
 
-const FRAME_DIRS = new Set([WTC_FRAMES_DIR, 'JPEGImages']);
-const RESERVED_IN_OSC = new Set([...FRAME_DIRS, 'meta', 'gt', 'pred']);
+/** Frame folders: WhereToChange's JPEGImages_<rate>fps (any rate) and DAVIS's JPEGImages. */
+const isFrameDir = (name: string) => name === 'JPEGImages' || fpsOfFramesDir(name) !== null;
+const isReservedInOsc = (name: string) => isFrameDir(name) || ['meta', 'gt', 'pred'].includes(name);
 
 interface Listing {
   dirs: string[];
@@ -80,7 +81,7 @@ interface Listing {
 async function listDir(tree: InputTree, rel: string): Promise<Listing> {
   const dirs: string[] = [];
   const pngs: string[] = [];
-  for (const e of await tree.list(rel, (name) => FRAME_DIRS.has(name))) {
+  for (const e of await tree.list(rel, isFrameDir)) {
     if (e.kind === 'dir') dirs.push(e.name);
     else if (e.name.toLowerCase().endsWith('.png')) pngs.push(e.name);
   }
@@ -169,7 +170,7 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
     }
     let flat = 0;
     for (const video of sub.dirs) {
-      if (RESERVED_IN_OSC.has(video)) continue;
+      if (isReservedInOsc(video)) continue;
       const videoRel = `${childRel}/${video}`;
       const pngs = (await listDir(tree, videoRel)).pngs;
       if (pngs.length === 0) continue;

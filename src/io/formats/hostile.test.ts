@@ -180,7 +180,7 @@ describe('hostile folders (WhereToChange, DAVIS)', () => {
   });
 
   it('duplicate frame names', async () => {
-    const files = [...wtcFiles(), vf('chopping_sweet_potato/JPEGImages_1fps/v1/frame0000.png', fakeJpeg(24, 16))];
+    const files = [...wtcFiles(), vf('chopping_sweet_potato/JPEGImages_2fps/v1/frame0000.png', fakeJpeg(24, 16))];
     await rejects(() => importWtc(files, 'x'), 'has two frames with the same name and different extensions');
   });
 

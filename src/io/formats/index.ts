@@ -4,7 +4,7 @@
  */
 export * from './model';
 export { annotationsFromStore, storeRowsFromAnnotations, type StoreClipRows, type StoreRowsOut } from './storeRows';
-export { exportWtc, importWtc, wtcOscFolder, WTC_DEFAULT_FPS, WTC_MASKS_DIR, WTC_META_DIR, type WtcExportOptions, type WtcImportOptions } from './wtc';
+export { exportWtc, importWtc, wtcOscFolder, WTC_MASKS_DIR, WTC_META_DIR, type WtcExportOptions, type WtcImportOptions } from './wtc';
 export { parseWtcMeta, wtcMetaJson, WTC_META_FORMAT, WTC_META_VERSION, type WtcMeta } from './wtcMeta';
 export { exportDavis, importDavis, looksLikeDavis, DAVIS_FRAMES_DIR, DAVIS_MASKS_DIR, type DavisExportOptions, type DavisImportOptions } from './davis';
 export { exportCoco, exportCocoFile, COCO_CATEGORIES, COCO_FORMAT, type CocoExportOptions, type CocoDatasetJson } from './cocoExport';

@@ -7,15 +7,15 @@ import { parseWtcMeta, wtcMetaJson } from './wtcMeta';
 import { expectSameClip, fakeJpeg, frameImages, mapFromRows, maskBytes, sampleClip, text, toVirtualFiles, vf } from './testdata/fixtures';
 
 describe('WhereToChange export', () => {
-  it('writes frames, indexed masks (as painted, also on ignored frames) and one metadata file', () => {
+  it('writes frames (in a folder named by the clip rate: 2 fps), indexed masks (as painted, also on ignored frames) and one metadata file', () => {
     const clip = sampleClip();
     const files = exportWtc(clip, { frameImages: frameImages(clip) });
     expect(files.map((f) => f.path)).toEqual([
-      'chopping_sweet_potato/JPEGImages_1fps/v1/frame0000.jpg',
-      'chopping_sweet_potato/JPEGImages_1fps/v1/frame0001.jpg',
-      'chopping_sweet_potato/JPEGImages_1fps/v1/frame0002.jpg',
-      'chopping_sweet_potato/JPEGImages_1fps/v1/frame0003.jpg',
-      'chopping_sweet_potato/JPEGImages_1fps/v1/frame0010.jpg',
+      'chopping_sweet_potato/JPEGImages_2fps/v1/frame0000.jpg',
+      'chopping_sweet_potato/JPEGImages_2fps/v1/frame0001.jpg',
+      'chopping_sweet_potato/JPEGImages_2fps/v1/frame0002.jpg',
+      'chopping_sweet_potato/JPEGImages_2fps/v1/frame0003.jpg',
+      'chopping_sweet_potato/JPEGImages_2fps/v1/frame0010.jpg',
       'chopping_sweet_potato/gt/masks/v1/frame0000.png',
       'chopping_sweet_potato/gt/masks/v1/frame0001.png',
       'chopping_sweet_potato/gt/masks/v1/frame0003.png',
@@ -90,6 +90,31 @@ describe('WhereToChange round trip', () => {
 
 describe('WhereToChange release layout (no metadata)', () => {
   const png = (rows: string[]) => encodeIndexedPng(mapFromRows(rows));
+
+  it('takes the rate from a JPEGImages_<rate>fps folder of any rate (timestamps k / rate)', async () => {
+    const files = [vf('rel/peeling_apple/JPEGImages_5fps/v/f1.jpg', fakeJpeg(4, 2)), vf('rel/peeling_apple/JPEGImages_5fps/v/f2.jpg', fakeJpeg(4, 2))];
+    const { clips, warnings } = await importWtc(files, 'rel');
+    expect(warnings).toEqual([]);
+    expect(clips[0].annotations.clip.fps).toBe(5);
+    expect(clips[0].annotations.frames.map((f) => f.timestampSec)).toEqual([0, 0.2]);
+  });
+
+  it('a 5 fps clip exports under JPEGImages_5fps and comes back at 5 fps, also without its metadata file', async () => {
+    const clip = sampleClip();
+    clip.clip.fps = 5;
+    const files = toVirtualFiles(exportWtc(clip, { frameImages: frameImages(clip) }));
+    expect(files.filter((f) => f.path.endsWith('.jpg')).every((f) => f.path.startsWith('chopping_sweet_potato/JPEGImages_5fps/v1/'))).toBe(true);
+    const bare = files.filter((f) => !f.path.includes('/meta/'));
+    expect((await importWtc(bare, 'x')).clips[0].annotations.clip.fps).toBe(5);
+  });
+
+  it('warns when the metadata and the frame folder disagree on the rate, and keeps the metadata\'s', async () => {
+    const clip = sampleClip();
+    const files = toVirtualFiles(exportWtc(clip, { frameImages: frameImages(clip) })).map((f) => ({ ...f, path: f.path.replace('JPEGImages_2fps', 'JPEGImages_1fps') }));
+    const { clips, warnings } = await importWtc(files, 'x');
+    expect(clips[0].annotations.clip.fps).toBe(2);
+    expect(warnings).toEqual(['chopping_sweet_potato/meta/v1.json: fps 2 does not match the frame folder JPEGImages_1fps; the metadata was used']);
+  });
 
   it('reads verb/noun from the folder, defaults from the taxonomy, maps 3 to 0 and 4/5 to 0 with a warning', async () => {
     const files = [
@@ -170,19 +195,19 @@ describe('WhereToChange metadata file', () => {
 
   it('names the metadata file when it lists a frame that has no image', async () => {
     const files = toVirtualFiles(exportWtc(clip, { frameImages: frameImages(clip) })).filter((f) => !f.path.endsWith('frame0002.jpg'));
-    await expect(importWtc(files, 'x')).rejects.toThrow('chopping_sweet_potato/meta/v1.json: frames[2].name "frame0002" has no image in chopping_sweet_potato/JPEGImages_1fps/v1/');
+    await expect(importWtc(files, 'x')).rejects.toThrow('chopping_sweet_potato/meta/v1.json: frames[2].name "frame0002" has no image in chopping_sweet_potato/JPEGImages_2fps/v1/');
   });
 
   it('adds unlisted frames with a warning, and warns about a folder that contradicts the metadata', async () => {
     const files = toVirtualFiles(exportWtc(clip, { frameImages: frameImages(clip) }));
-    files.push(vf('chopping_sweet_potato/JPEGImages_1fps/v1/frame0020.jpg', fakeJpeg(24, 16)));
+    files.push(vf('chopping_sweet_potato/JPEGImages_2fps/v1/frame0020.jpg', fakeJpeg(24, 16)));
     const moved = files.map((f) => ({ ...f, path: f.path.replace('chopping_sweet_potato', 'slicing_sweet_potato') }));
     const { clips, warnings } = await importWtc(moved, 'x');
     expect(clips[0].annotations.frames.at(-1)).toEqual({ name: 'frame0020', timestampSec: 2.5 });
     expect(clips[0].annotations.clip.osc?.verb).toBe('chopping');
     expect(warnings).toEqual([
       'slicing_sweet_potato/meta/v1.json: verb "chopping" and noun "sweet potato" do not match the folder name "slicing_sweet_potato"; the metadata was used',
-      'slicing_sweet_potato/meta/v1.json: does not list 1 frame(s) of slicing_sweet_potato/JPEGImages_1fps/v1/ (e.g. frame0020); they were added with timestamps k / fps',
+      'slicing_sweet_potato/meta/v1.json: does not list 1 frame(s) of slicing_sweet_potato/JPEGImages_2fps/v1/ (e.g. frame0020); they were added with timestamps k / fps',
     ]);
   });
 });

@@ -1,6 +1,8 @@
 /**
  * WhereToChange layout, export and import, one clip per video:
- *   <verb>_<noun>/JPEGImages_1fps/<video>/<frame>.jpg   frame images (supplied by the caller)
+ *   <verb>_<noun>/JPEGImages_<rate>fps/<video>/<frame>.jpg   frame images (supplied by the caller),
+ *                                                       in a folder named by the clip's rate:
+ *                                                       JPEGImages_1fps as in the release, _5fps, _29.97fps
  *   <verb>_<noun>/gt/masks/<video>/<frame>.png          indexed PNG, SPOC release palette (0..5)
  *   <verb>_<noun>/meta/<video>.json                     our metadata file (wtcMeta.ts)
  *
@@ -10,7 +12,8 @@
  * one source (the metadata says which); export predictions to a separate root.
  *
  * Import reads the release layout too (no metadata file): verb and noun from the folder name, the
- * descriptions and subset from the taxonomy, 1 fps, timestamps k / fps. Release labels 3
+ * descriptions and subset from the taxonomy, the rate from the frame folder's name (1 fps for
+ * JPEGImages_1fps), timestamps k / fps. Release labels 3
  * (background) become 0; 4 (ambiguous) and 5 (ignore) become 0 and are counted in a warning; a
  * mask that is entirely 5 marks its frame ignored (reason "other") unless the metadata says otherwise.
  * Grouping and the frame/mask pairing are wtcLayout.ts's (shared with the app's WhereToChange import).
@@ -22,7 +25,7 @@ import { describeOsc, parseOscName, subsetOf } from '../../taxonomy/osc';
 import { isJunkPath, naturalCompare, stem, type VirtualFile } from '../files/virtualFile';
 import { ImportError } from '../importError';
 import { decodeIndexedPng, encodeIndexedPng, VOC_PALETTE } from '../indexedPng';
-import { WTC_FRAMES_DIR, groupWtcVideos, type WtcVideo } from '../wtc/wtcLayout';
+import { WTC_FRAMES_DIR_PATTERN, groupWtcVideos, wtcFramesDir, type WtcVideo } from '../wtc/wtcLayout';
 import { fileBytes, frameImageFile, sizeFromHeaders } from './folderFiles';
 import {
   checkClipAnnotations,
@@ -42,8 +45,6 @@ import { parseWtcMeta, wtcMetaJson, type WtcMeta } from './wtcMeta';
 
 export const WTC_MASKS_DIR = 'gt/masks';
 export const WTC_META_DIR = 'meta';
-/** WhereToChange samples at 1 fps; used when no metadata file says otherwise. */
-export const WTC_DEFAULT_FPS = 1;
 /** The release palette: indices 0..5 with the VOC colours (indexedPngPalette.ts). */
 const RELEASE_PALETTE = VOC_PALETTE.slice(0, 6);
 const RELEASE_VALUES = new Set([0, 1, 2, 3, 4, 5]);
@@ -77,10 +78,11 @@ export function exportWtc(a: ClipAnnotations, options: WtcExportOptions = {}): O
   if (!a.clip.osc) throw new RangeError(`clip "${a.clip.name}" has no verb and noun, which name the WhereToChange folder (pass the osc option)`);
   const root = wtcOscFolder(a.clip.osc);
   const video = a.clip.name;
+  const framesDir = wtcFramesDir(a.clip.fps);
   const out: OutFile[] = [];
   a.frames.forEach((f, k) => {
     const image = options.frameImages?.[k];
-    if (image) out.push(frameImageFile(`${root}/${WTC_FRAMES_DIR}/${video}`, f.name, image));
+    if (image) out.push(frameImageFile(`${root}/${framesDir}/${video}`, f.name, image));
   });
   const masks = sourceMasks(a, source);
   a.frames.forEach((f, k) => {
@@ -112,7 +114,7 @@ export async function importWtc(files: readonly VirtualFile[], sourceName: strin
     const meta = metaFile ? parseWtcMeta(await fileBytes(metaFile), metaFile.path, video.video, warnings) : null;
     result.clips.push(await importVideo(video, meta, metaFile?.path, options, warnings));
   }
-  for (const orphan of metas.values()) warnings.push(`${orphan.path}: describes a video with no frames in ${WTC_FRAMES_DIR}/ (ignored)`);
+  for (const orphan of metas.values()) warnings.push(`${orphan.path}: describes a video with no frames in ${WTC_FRAMES_DIR_PATTERN}/ (ignored)`);
   return result;
 }
 
@@ -139,11 +141,15 @@ async function importVideo(
   options: WtcImportOptions,
   warnings: string[],
 ): Promise<ImportResult<VirtualFile>['clips'][number]> {
-  const where = `${video.osc}/${WTC_FRAMES_DIR}/${video.video}`;
+  const where = `${video.osc}/${video.framesDir}/${video.video}`;
   const videoProblem = pathSegmentProblem(video.video);
   if (videoProblem) throw new ImportError(where, `the video name ${videoProblem}`);
   const osc = oscOf(video, meta, metaPath, warnings);
-  const fps = meta?.fps ?? WTC_DEFAULT_FPS;
+  // The folder name rounds the rate (29.97 for 30000/1001); the metadata keeps it exactly.
+  const fps = meta?.fps ?? video.fps;
+  if (meta && wtcFramesDir(meta.fps) !== video.framesDir) {
+    warnings.push(`${metaPath}: fps ${meta.fps} does not match the frame folder ${video.framesDir}; the metadata was used`);
+  }
 
   // Frames in metadata order when there is metadata (it is the clip order), else natural order.
   const images = new Map(video.frames.map((f) => [stem(f.path).toLowerCase(), f]));

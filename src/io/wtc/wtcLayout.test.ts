@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupWtcVideos, looksLikeWtc } from './wtcLayout';
+import { fpsOfFramesDir, groupWtcVideos, looksLikeWtc, wtcFramesDir } from './wtcLayout';
 import type { VirtualFile } from '../files/virtualFile';
 
 const vf = (path: string): VirtualFile => ({ path, blob: new Blob([path]) });
@@ -37,6 +37,33 @@ describe('WhereToChange layout', () => {
 
   it('refuses a folder without the layout', () => {
     expect(looksLikeWtc([vf('a/b.jpg')])).toBe(false);
-    expect(() => groupWtcVideos([vf('a/b.jpg')], 'a')).toThrow('a: has no JPEGImages_1fps folders');
+    expect(() => groupWtcVideos([vf('a/b.jpg')], 'a')).toThrow('a: has no JPEGImages_<rate>fps folders (such as JPEGImages_1fps)');
+  });
+
+  it('reads frame folders of any rate and keeps the rate per video', () => {
+    const files = ['x_y/JPEGImages_5fps/v/f1.jpg', 'x_y/JPEGImages_29.97fps/w/f1.jpg', 'x_y/JPEGImages_0.5fps/u/f1.jpg'].map(vf);
+    expect(looksLikeWtc(files)).toBe(true);
+    expect(groupWtcVideos(files, 'x').map((v) => [v.video, v.fps, v.framesDir])).toEqual([
+      ['u', 0.5, 'JPEGImages_0.5fps'],
+      ['v', 5, 'JPEGImages_5fps'],
+      ['w', 29.97, 'JPEGImages_29.97fps'],
+    ]);
+  });
+
+  it('refuses one video in two rate folders, naming both', () => {
+    const files = ['x_y/JPEGImages_1fps/v/f1.jpg', 'x_y/JPEGImages_5fps/v/f1.jpg'].map(vf);
+    expect(() => groupWtcVideos(files, 'x')).toThrow('x_y/JPEGImages_5fps/v/f1.jpg: is a frame of video "v", which also has frames in x_y/JPEGImages_1fps/');
+  });
+
+  it('names the frame folder by the rate and reads the name back', () => {
+    expect([1, 5, 30000 / 1001, 0.5, 0.001].map(wtcFramesDir)).toEqual([
+      'JPEGImages_1fps',
+      'JPEGImages_5fps',
+      'JPEGImages_29.97fps',
+      'JPEGImages_0.5fps',
+      'JPEGImages_0.001fps',
+    ]);
+    expect(['JPEGImages_1fps', 'JPEGImages_12.5fps', 'JPEGImages_0fps', 'JPEGImages_fps', 'JPEGImages', 'JPEGImages_1fps_old'].map(fpsOfFramesDir)).toEqual([1, 12.5, null, null, null, null]);
+    expect(() => wtcFramesDir(0)).toThrow('a frame rate of 0 cannot name');
   });
 });
