@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { useRoute, type Route } from '../workspace/router';
+import { useRoute, viewKey } from '../workspace/router';
 import { Notices } from './Notices';
 import { StorageMeter } from './StorageMeter';
 import { UserName } from './UserName';
@@ -9,11 +9,6 @@ import { EditorPage } from './editor/EditorPage';
 import { ErrorBoundary } from './ErrorBoundary';
 import { InsecureContextBanner } from './InsecureContextBanner';
 import { JournalGate } from './journal/JournalGate';
-
-/** One boundary per view, not per frame: moving between frames must not remount the editor. */
-function viewKey(route: Route): string {
-  return route.name === 'clip' ? `clip:${route.clipId}` : route.name === 'project' ? `project:${route.projectId}` : 'projects';
-}
 
 export function App() {
   const route = useRoute();
@@ -31,6 +26,7 @@ export function App() {
         <StorageMeter />
       </header>
       <main className="flex-1">
+        {/* One boundary per view, not per frame: moving between frames must not remount the editor. */}
         <ErrorBoundary key={viewKey(route)}>
           <Suspense fallback={<p className="p-6 text-zinc-500">Opening the project store…</p>}>
             <JournalGate>

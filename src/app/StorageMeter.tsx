@@ -37,7 +37,7 @@ export function StorageMeter() {
       }
       setState({ info: q, answer: persistenceAnswer(), lowSpace });
       const w = q.known ? quotaWarning(q.usage, q.quota) : null;
-      if (w && w.level !== warned) notify(w.level === 'critical' ? 'error' : 'warn', w.message);
+      if (w && w.level !== warned) notify(w.level === 'critical' ? 'error' : 'warn', w.message, { appWide: true });
       warned = w?.level ?? null;
     };
     const afterWrite = () => {

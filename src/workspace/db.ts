@@ -20,7 +20,7 @@ export function getDb(): Promise<SpocDb> {
     // A newer version of the app opened in another tab needs to upgrade the schema: Dexie closes this
     // connection so the upgrade is not blocked; this tab must reload to keep saving.
     db.on('versionchange', () => {
-      notify('error', 'SPOC Studio was updated in another tab. Reload this tab to keep working; nothing saved so far is lost.');
+      notify('error', 'SPOC Studio was updated in another tab. Reload this tab to keep working; nothing saved so far is lost.', { appWide: true });
     });
     return db;
   });

@@ -19,6 +19,14 @@ export function parseRoute(hash: string): Route {
   return { name: 'projects' };
 }
 
+/**
+ * Which view a route shows: the projects list, one project, one clip. Moving between frames of a
+ * clip stays in its view (the editor is not remounted, notices raised there stay).
+ */
+export function viewKey(route: Route): string {
+  return route.name === 'clip' ? `clip:${route.clipId}` : route.name === 'project' ? `project:${route.projectId}` : 'projects';
+}
+
 export function hrefOf(route: Route): string {
   switch (route.name) {
     case 'projects':

@@ -22,8 +22,8 @@ export function JournalGate({ children }: { children: ReactNode }) {
     if (!journal || !verdict || verdict.kind !== 'healthy') return;
     startJournalUpkeep(db, journal, verdict, (replayed) => {
       const revisions = replayed.reduce((n, r) => n + r.revisions, 0);
-      notify('info', `Saved ${revisions} edit${revisions === 1 ? '' : 's'} that could not be saved before the page was left (kept in the crash journal).`);
-    }).catch((err: unknown) => notify('error', `The crash journal could not be checked: ${messageOf(err)}`));
+      notify('info', `Saved ${revisions} edit${revisions === 1 ? '' : 's'} that could not be saved before the page was left (kept in the crash journal).`, { appWide: true });
+    }).catch((err: unknown) => notify('error', `The crash journal could not be checked: ${messageOf(err)}`, { appWide: true }));
   }, [db, journal, verdict]);
 
   useEffect(() => {
@@ -32,7 +32,7 @@ export function JournalGate({ children }: { children: ReactNode }) {
     return journal.subscribe((s) => {
       if (s.error && !warned) {
         warned = true;
-        notify('warn', `Crash protection is behind: the journal could not be written (${s.error}). Your work is saved in the browser's database; the journal catches up when space allows.`);
+        notify('warn', `Crash protection is behind: the journal could not be written (${s.error}). Your work is saved in the browser's database; the journal catches up when space allows.`, { appWide: true });
       } else if (!s.error) warned = false;
     });
   }, [journal]);
@@ -73,10 +73,10 @@ function RestorePanel({
       });
       const [projects, clips] = await Promise.all([db.projects.count(), db.clips.count()]);
       const skipped = r.skipped.length > 0 ? ` ${r.skipped.length} damaged journal file(s) were skipped: ${r.skipped.join(', ')}.` : '';
-      notify(r.skipped.length > 0 ? 'warn' : 'info', `Restored from the crash journal: ${projects} project${projects === 1 ? '' : 's'}, ${clips} clip${clips === 1 ? '' : 's'}.${skipped}`);
+      notify(r.skipped.length > 0 ? 'warn' : 'info', `Restored from the crash journal: ${projects} project${projects === 1 ? '' : 's'}, ${clips} clip${clips === 1 ? '' : 's'}.${skipped}`, { appWide: true });
       await finish();
     } catch (err) {
-      notify('error', `Restoring from the journal failed: ${messageOf(err)}. The journal is unchanged; free some space and try again, or download it as bundles.`);
+      notify('error', `Restoring from the journal failed: ${messageOf(err)}. The journal is unchanged; free some space and try again, or download it as bundles.`, { appWide: true });
       setBusy(null);
     }
   };
@@ -86,9 +86,9 @@ function RestorePanel({
     try {
       const bundles = await journalBundles(journal, setBusy);
       for (const b of bundles) downloadBlob(b.blob, b.name);
-      notify('info', `Downloaded ${bundles.length} project bundle${bundles.length === 1 ? '' : 's'} from the journal.`);
+      notify('info', `Downloaded ${bundles.length} project bundle${bundles.length === 1 ? '' : 's'} from the journal.`, { appWide: true });
     } catch (err) {
-      notify('error', `Could not build bundles from the journal: ${messageOf(err)}`);
+      notify('error', `Could not build bundles from the journal: ${messageOf(err)}`, { appWide: true });
     }
     setBusy(null);
   };
@@ -100,7 +100,7 @@ function RestorePanel({
       await discardJournal(db, journal);
       await finish();
     } catch (err) {
-      notify('error', `Could not discard the journal: ${messageOf(err)}`);
+      notify('error', `Could not discard the journal: ${messageOf(err)}`, { appWide: true });
       setBusy(null);
     }
   };

@@ -5,7 +5,7 @@
  * When t+1 already has masks the user chooses: replace them (undoable) or fill only the empty
  * pixels; nothing is overwritten without that choice.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { EditorSlotContext } from '../../../annotator/ui/editorSlots';
 import { hasMasks, type MergeMode } from '../../propagate/combine';
 import { isAbort, propagateForward, type ForwardReport } from '../../propagate/forward';
@@ -14,6 +14,7 @@ import { inferenceClient, samModelOf, useAssist } from '../assistStore';
 import { flowEngine } from './flowEngine';
 import { writePropagated } from './sessionPropagation';
 import { shownFrameRgba } from '../frameSource';
+import { PropagationNotes } from './propagationNotes';
 
 type Props = Pick<EditorSlotContext, 'session' | 'images' | 'frameIndex' | 'goToFrame'>;
 
@@ -39,7 +40,13 @@ const METHOD_LABEL = { sam: 'SAM', flow: 'optical flow (fallback: no SAM model)'
 export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props) {
   const models = useAssist((s) => s.models);
   const samModelId = samModelOf(models)?.id ?? null;
-  const [notes, setNotes] = useState<ReadonlyMap<number, FrameNote>>(new Map());
+  // A note lives as long as the masks it describes: any later edit of its frame drops it.
+  const notesStore = useMemo(() => new PropagationNotes<FrameNote>(session), [session]);
+  useEffect(() => notesStore.attach(), [notesStore]);
+  const notes = useSyncExternalStore(
+    useCallback((fn: () => void) => notesStore.subscribe(fn), [notesStore]),
+    () => notesStore.all,
+  );
   const [busy, setBusy] = useState<{ done: number; total: number; label: string } | null>(null);
   const [message, setMessage] = useState('');
   const [choice, setChoice] = useState<{ to: number } | null>(null);
@@ -53,16 +60,9 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
   }, [samModelId]);
 
   const source: PropagationSource = { getImage: (k) => shownFrameRgba(images, k), frameKey: (k) => `${session.clip.id}/${k}` };
-  const note = (r: PropagationResult) =>
-    setNotes((m) => new Map(m).set(r.to, { from: r.from, method: r.method, confidence: r.confidence ?? 0, redetected: r.redetected, detail: regionLines(r) }));
+  const note = (r: PropagationResult) => notesStore.record(r.to, { from: r.from, method: r.method, confidence: r.confidence ?? 0, redetected: r.redetected, detail: regionLines(r) });
   // A note describes the propagation that wrote the frame; a new run over it makes it stale.
-  const forget = (k: number) =>
-    setNotes((m) => {
-      if (!m.has(k)) return m;
-      const n = new Map(m);
-      n.delete(k);
-      return n;
-    });
+  const forget = (k: number) => notesStore.forget(k);
   const last = session.clip.frameCount - 1;
   const readOnly = session.snapshot.readOnly;
 

@@ -1,0 +1,78 @@
+/**
+ * The propagation note of a frame lives exactly as long as the masks it describes, on a real
+ * EditorSession (fake-indexeddb): an old confidence must not stay after the frame was redone.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EditorSession } from '../../../annotator/session/editorSession';
+import { createLabelMap } from '../../../masks/labelMap';
+import type { SpocDb } from '../../../store/db';
+import { commitClipImport } from '../../../store/importCommit';
+import { createProject } from '../../../store/projects';
+import { freshDb, importDraft } from '../../../store/testFixtures';
+import type { Clip } from '../../../store/types';
+import type { PropagationResult } from '../../propagate/propagateFrame';
+import { writePropagated } from './sessionPropagation';
+import { PropagationNotes } from './propagationNotes';
+
+let db: SpocDb;
+let clip: Clip;
+beforeEach(async () => {
+  db = await freshDb();
+  const p = await createProject(db, { name: 'P' });
+  clip = await commitClipImport(db, importDraft(p.id, 4, { layers: [] }));
+});
+afterEach(() => db.close());
+
+function result(to: number): PropagationResult {
+  const map = createLabelMap(8, 6);
+  map.data.fill(1, 0, 24);
+  return { from: to - 1, to, method: 'sam', map, confidence: 0.9, regions: [], redetected: false, tags: [], ms: 0 };
+}
+
+async function propagateTo(s: EditorSession, notes: PropagationNotes<number>, to: number, confidence: number) {
+  await writePropagated(s, () => undefined, result(to), 'replace');
+  notes.record(to, confidence);
+}
+
+describe('propagation notes', () => {
+  it('keeps the note through its own write and edits of other frames', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    const notes = new PropagationNotes<number>(s);
+    const detach = notes.attach();
+    await propagateTo(s, notes, 1, 0.9);
+    await propagateTo(s, notes, 2, 0.8);
+    expect([notes.get(1), notes.get(2)]).toEqual([0.9, 0.8]);
+    await s.goToFrame(0);
+    await s.copyPreviousFrame(); // nothing before frame 0: no edit
+    await s.goToFrame(3);
+    await s.copyPreviousFrame(); // an edit of frame 3
+    expect([notes.get(1), notes.get(2)]).toEqual([0.9, 0.8]);
+    detach();
+    await s.close();
+  });
+
+  it('drops the note when the frame is redone: cleared, undone, or propagated onto again', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    const notes = new PropagationNotes<number>(s);
+    const detach = notes.attach();
+    await propagateTo(s, notes, 1, 0.9);
+    await s.clearFrame();
+    expect(notes.get(1)).toBeUndefined();
+
+    await s.goToFrame(1);
+    await propagateTo(s, notes, 2, 0.7);
+    await s.undo();
+    expect(notes.get(2)).toBeUndefined();
+
+    let renders = 0;
+    notes.subscribe(() => renders++);
+    await s.goToFrame(2);
+    await propagateTo(s, notes, 3, 0.6);
+    await s.goToFrame(3);
+    await s.setTags([{ id: 2, x: 0, y: 0 }]);
+    expect(notes.get(3)).toBeUndefined();
+    expect(renders).toBe(2);
+    detach();
+    await s.close();
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * What the propagation panel says about a frame it wrote ("propagated from 4 · confidence 0.82"),
+ * kept only while it is true: any later edit of that frame — a stroke, a clear, an undo of the
+ * propagation, a tag, another propagation onto it — makes the note describe masks that are gone, so
+ * it is dropped. Edits always land on the frame the editor shows, so a revision bump of the session
+ * while frame k is shown is an edit of frame k.
+ * Plain TS over the session's state stream; the panel renders from subscribe/get.
+ */
+import type { EditorSession } from '../../../annotator/session/editorSession';
+
+type SessionPort = Pick<EditorSession, 'onState' | 'snapshot'>;
+
+export class PropagationNotes<N> {
+  private readonly notes = new Map<number, N>();
+  private readonly listeners = new Set<() => void>();
+  private revision = 0;
+  /** A new object after every change, for React's useSyncExternalStore. */
+  private view: ReadonlyMap<number, N> = new Map();
+
+  constructor(private readonly session: SessionPort) {}
+
+  /**
+   * Starts following the session's edits; returns the function that stops. Separate from the
+   * constructor so a React effect can attach and detach (StrictMode runs effects twice).
+   */
+  attach(): () => void {
+    this.revision = this.session.snapshot.revision;
+    return this.session.onState((s) => {
+      if (s.revision === this.revision) return;
+      this.revision = s.revision;
+      this.forget(s.frameIndex);
+    });
+  }
+
+  /** The note for frame k, written by a propagation and not edited since, or undefined. */
+  get(k: number): N | undefined {
+    return this.notes.get(k);
+  }
+
+  get all(): ReadonlyMap<number, N> {
+    return this.view;
+  }
+
+  /** Call right after the propagation's write to frame k (its own edit is then already counted). */
+  record(k: number, note: N): void {
+    this.notes.set(k, note);
+    this.changed();
+  }
+
+  forget(k: number): void {
+    if (this.notes.delete(k)) this.changed();
+  }
+
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private changed(): void {
+    this.view = new Map(this.notes);
+    for (const fn of this.listeners) fn();
+  }
+}
