@@ -14,7 +14,7 @@ describe('speck', () => {
     const flags = speckFlags(map, 3, { speck: { maxArea: 4 } });
     expect(flags).toHaveLength(1);
     expect(flags[0]).toMatchObject({ kind: 'speck', frameIndex: 3, state: 1, pixels: 1, severity: 'warning', box: { x: 8, y: 2, w: 1, h: 1 } });
-    expect(flags[0].message).toMatch(/Speck of actionable: 1 px/);
+    expect(flags[0].message).toMatch(/^Speck of actionable on frame 4: 1 px/);
   });
 
   it('does not flag components at or above the size, and joins diagonal pixels (8-connected)', () => {
@@ -34,7 +34,7 @@ describe('speck', () => {
     const map = draw(['a.a.a.a.a', '.........', 'aaaaaaaaa']);
     const flags = speckFlags(map, 0, { speck: { maxArea: 2 }, maxPerFrame: 2 });
     expect(flags).toHaveLength(3);
-    expect(flags[2].message).toMatch(/and 3 more specks of actionable \(3 px in all\)/);
+    expect(flags[2].message).toMatch(/and 3 more specks of actionable \(3 px in all\) on frame 1\.$/);
     expect(flags[2].box).toEqual({ x: 4, y: 0, w: 5, h: 1 });
     expect(new Set(flags.map((f) => f.id)).size).toBe(3);
   });
@@ -52,7 +52,7 @@ describe('hole', () => {
     const flags = holeFlags(map, 1, { hole: { maxArea: 3 } });
     expect(flags).toHaveLength(1);
     expect(flags[0]).toMatchObject({ kind: 'hole', state: 2, pixels: 1, box: { x: 3, y: 2, w: 1, h: 1 } });
-    expect(flags[0].message).toMatch(/in transformed/);
+    expect(flags[0].message).toMatch(/^Hole of 1 px in transformed on frame 2 /);
   });
 
   it('names both states for a hole between them', () => {
@@ -79,7 +79,7 @@ describe('enclosed (wrong state)', () => {
     const flags = enclosedFlags(map, 2, { enclosed: { maxArea: 10 } });
     expect(flags).toHaveLength(1);
     expect(flags[0]).toMatchObject({ kind: 'enclosed', frameIndex: 2, state: 1, pixels: 4, box: { x: 5, y: 4, w: 2, h: 2 } });
-    expect(flags[0].message).toMatch(/Actionable region of 4 px lies entirely inside transformed/);
+    expect(flags[0].message).toMatch(/Actionable region of 4 px on frame \d+ lies entirely inside transformed/);
     // Reported as enclosed, not also as a speck.
     expect(regionFlags(map, 2, { enclosed: { maxArea: 10 }, speck: { maxArea: 10 } }).map((f) => f.kind)).toEqual(['enclosed']);
   });

@@ -9,12 +9,13 @@
  *   since a state change spreads over a surface rather than leaving islands. Peeling does leave
  *   legitimate islands (a patch of peel left on peeled flesh); those are dismissed with a reason.
  *   A component that is enclosed is reported as enclosed only, not also as a speck.
+ * Every message names its frame: the flag list shows flags of the whole clip together.
  */
 import type { LabelMap, StateLabel } from '../../masks/labelMap';
 import { boxUnion } from '../../masks/geometry';
 import { classMap, components, selectClass, type Component } from './components';
 import { makeFlag } from './flagId';
-import { FLAG_KINDS, STATE_NAMES, resolveThresholds, type Flag, type FlagKind, type FlagOptions, type FlagThresholds } from './types';
+import { FLAG_KINDS, STATE_NAMES, frameLabel, resolveThresholds, type Flag, type FlagKind, type FlagOptions, type FlagThresholds } from './types';
 
 const STATES: readonly StateLabel[] = [1, 2];
 
@@ -42,8 +43,8 @@ export function regionFlags(map: LabelMap, frameIndex: number, options: FlagOpti
           specks.push(c);
         }
       }
-      out.push(...capped('enclosed', frameIndex, s, enclosed, t, (c) => enclosedMessage(c, s, other)));
-      out.push(...capped('speck', frameIndex, s, specks, t, (c) => `Speck of ${STATE_NAMES[s]}: ${c.area} px (under ${t.speck.maxArea} px); erase it or join it to its region.`));
+      out.push(...capped('enclosed', frameIndex, s, enclosed, t, (c) => enclosedMessage(c, s, other, frameIndex)));
+      out.push(...capped('speck', frameIndex, s, specks, t, (c) => `Speck of ${STATE_NAMES[s]} on ${frameLabel(frameIndex)}: ${c.area} px (under ${t.speck.maxArea} px); erase it or join it to its region.`));
     }
   }
 
@@ -55,7 +56,7 @@ export function regionFlags(map: LabelMap, frameIndex: number, options: FlagOpti
       const group = holes.filter((c) => c.neighbours === around);
       const state: StateLabel | undefined = around === 2 ? 1 : around === 4 ? 2 : undefined;
       const where = state ? `in ${STATE_NAMES[state]}` : 'between actionable and transformed';
-      out.push(...capped('hole', frameIndex, state, group, t, (c) => `Hole of ${c.area} px ${where} (under ${t.hole.maxArea} px); fill it unless the object really has one.`));
+      out.push(...capped('hole', frameIndex, state, group, t, (c) => `Hole of ${c.area} px ${where} on ${frameLabel(frameIndex)} (under ${t.hole.maxArea} px); fill it unless the object really has one.`));
     }
   }
   return out;
@@ -76,8 +77,8 @@ export function enclosedFlags(map: LabelMap, frameIndex: number, options: FlagOp
   return regionFlags(map, frameIndex, { ...options, kinds: ['enclosed'] });
 }
 
-function enclosedMessage(c: Component, s: StateLabel, other: StateLabel): string {
-  return `${capitalise(STATE_NAMES[s])} region of ${c.area} px lies entirely inside ${STATE_NAMES[other]}: check it is not painted with the wrong state.`;
+function enclosedMessage(c: Component, s: StateLabel, other: StateLabel, frameIndex: number): string {
+  return `${capitalise(STATE_NAMES[s])} region of ${c.area} px on ${frameLabel(frameIndex)} lies entirely inside ${STATE_NAMES[other]}: check it is not painted with the wrong state.`;
 }
 
 /** One flag per component, in scan order, up to `maxPerFrame`; the rest summarised in one more. */
@@ -98,7 +99,7 @@ function capped(
     const pixels = rest.reduce((n, c) => n + c.area, 0);
     const noun = kind === 'speck' ? 'specks' : kind === 'hole' ? 'holes' : 'enclosed regions';
     const of = state ? ` of ${STATE_NAMES[state]}` : '';
-    flags.push(makeFlag({ kind, frameIndex, box, message: `…and ${rest.length} more ${noun}${of} (${pixels} px in all) on this frame.`, severity, state, pixels }, true));
+    flags.push(makeFlag({ kind, frameIndex, box, message: `…and ${rest.length} more ${noun}${of} (${pixels} px in all) on ${frameLabel(frameIndex)}.`, severity, state, pixels }, true));
   }
   return flags;
 }

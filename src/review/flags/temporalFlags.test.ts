@@ -97,7 +97,7 @@ describe('vanished', () => {
     const flags = vanishedFlags(framesOf([both, act]));
     expect(flags).toHaveLength(1);
     expect(flags[0]).toMatchObject({ kind: 'vanished', frameIndex: 1, relatedFrameIndex: 0, state: 2, severity: 'warning', pixels: 50, box: { x: 7, y: 3, w: 5, h: 10 } });
-    expect(flags[0].message).toMatch(/^Transformed \(50 px on frame 1\) is missing here/);
+    expect(flags[0].message).toMatch(/^Transformed \(50 px on frame 1\) is missing on frame 2, which is not ignored/);
   });
 
   it('is only info for actionable running out in the end phase', () => {
@@ -114,5 +114,15 @@ describe('vanished', () => {
     const speck = rects(W, H, 0, [1, 2, 3, 10, 10], [2, 20, 3, 2, 2]);
     expect(vanishedFlags(framesOf([speck, act]))).toEqual([]);
     expect(vanishedFlags(framesOf([act, act]))).toEqual([]);
+  });
+
+  it('looks across ignored and unannotated frames: present on frames 1–2, gone on 4–10 is one flag on frame 4', () => {
+    const gone = [act, act, act, act, act, act, act];
+    for (const gap of [{ 2: { ignored: true } }, {}]) {
+      const flags = vanishedFlags(framesOf([both, both, Object.keys(gap).length ? act : null, ...gone], gap));
+      expect(flags).toHaveLength(1);
+      expect(flags[0]).toMatchObject({ kind: 'vanished', frameIndex: 3, relatedFrameIndex: 1, state: 2, severity: 'warning' });
+      expect(flags[0].message).toMatch(/^Transformed \(50 px on frame 2\) is missing on frame 4/);
+    }
   });
 });

@@ -84,21 +84,22 @@ export function areaJumpFlags(frames: readonly FlagFrame[], options: FlagOptions
 }
 
 /**
- * vanished: a state with at least `minArea` pixels on frame t and none on frame t + 1, both frames
- * non-ignored and frame t + 1 answered (painted or reviewed; an unannotated frame is flagged as
- * such instead). An ignore on either frame explains the change. Actionable may legitimately run
- * out once the change is complete, so when frame t + 1 is in the 'end' phase an actionable
- * vanishing is only 'info'; otherwise (and always for transformed) it is a 'warning'.
- * The box is where the state was on frame t.
+ * vanished: a state with at least `minArea` pixels on an answered frame t and none on the next
+ * answered frame t' (non-ignored, painted or reviewed). Ignored and unannotated frames in between
+ * are skipped over, as for area_jump: a state present on frames 1–2 and gone from frame 4 on, with
+ * frame 3 ignored or not yet painted, vanished at frame 4 (frame 3 itself is flagged unannotated
+ * or explained by its ignore, never as vanished). Actionable may legitimately run out once the
+ * change is complete, so when frame t' is in the 'end' phase an actionable vanishing is only
+ * 'info'; otherwise (and always for transformed) it is a 'warning'. The box is where the state
+ * was on frame t.
  */
 export function vanishedFlags(frames: readonly FlagFrame[], options: FlagOptions = {}): Flag[] {
   const { minArea } = resolveThresholds(options).vanished;
-  const seq = sorted(frames);
+  const seq = sorted(frames).filter(isAnswered);
   const out: Flag[] = [];
   for (let k = 1; k < seq.length; k++) {
     const prev = seq[k - 1];
     const cur = seq[k];
-    if (cur.index !== prev.index + 1 || prev.ignored || !isAnswered(cur)) continue;
     for (const s of STATES) {
       const before = areaOf(prev, s);
       if (before < minArea || areaOf(cur, s) !== 0) continue;
@@ -109,8 +110,8 @@ export function vanishedFlags(frames: readonly FlagFrame[], options: FlagOptions
           frameIndex: cur.index,
           box: bboxOf(prev, s) ?? undefined,
           message: ended
-            ? `Actionable is gone (${before} px on ${frameLabel(prev.index)}); the frame is in the end phase, so the change may simply be complete.`
-            : `${capitalise(STATE_NAMES[s])} (${before} px on ${frameLabel(prev.index)}) is missing here and the frame is not ignored: paint it, or ignore the frame if the object cannot be seen.`,
+            ? `Actionable is gone on ${frameLabel(cur.index)} (${before} px on ${frameLabel(prev.index)}); the frame is in the end phase, so the change may simply be complete.`
+            : `${capitalise(STATE_NAMES[s])} (${before} px on ${frameLabel(prev.index)}) is missing on ${frameLabel(cur.index)}, which is not ignored: paint it, or ignore the frame if the object cannot be seen.`,
           severity: ended ? 'info' : 'warning',
           state: s,
           pixels: before,
