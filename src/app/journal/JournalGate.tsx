@@ -11,7 +11,8 @@ import { journalState, setJournalState, startJournalUpkeep } from '../../workspa
 import { messageOf, notify } from '../../workspace/notices';
 import { checkStore, discardJournal, restoreFromJournal, type Journal, type JournalVerdict } from '../../store/journal';
 import type { SpocDb } from '../../store/db';
-import { downloadBlob, journalBundles } from './recoveryBundles';
+import { downloadBlob } from '../../workspace/download';
+import { journalBundles } from './recoveryBundles';
 
 export function JournalGate({ children }: { children: ReactNode }) {
   const db = useDb();

@@ -37,14 +37,3 @@ export async function journalBundles(journal: Journal, onProgress?: (text: strin
     await Dexie.delete(SCRATCH_DB);
   }
 }
-
-export function downloadBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}

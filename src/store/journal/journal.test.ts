@@ -25,6 +25,17 @@ async function open(files = new MemoryFiles()) {
   return { db, journal, files };
 }
 
+/** A store worked on, then lost: the second store opens on a fresh IndexedDB with the same journal files. */
+async function workedOnThenLost() {
+  const files = new MemoryFiles();
+  const first = await open(files);
+  await workOn(first.db, first.journal);
+  const highest = (await first.journal.txSeqs()).at(-1)!;
+  const expected = await rows(first.db);
+  first.db.close();
+  return { files, highest, expected, second: await open(files) };
+}
+
 /** Every row except the change number, which a rebuild sets itself. */
 async function rows(db: SpocDb) {
   const all = await snapshot(db);
@@ -97,14 +108,8 @@ describe('crash journal', () => {
   });
 
   it('rebuilds a lost store row for row from the records alone', async () => {
-    const files = new MemoryFiles();
-    const first = await open(files);
-    await workOn(first.db, first.journal);
-    const expected = await rows(first.db);
-    first.db.close();
-
     // The database is gone (a fresh IndexedDB); the journal files remain.
-    const second = await open(files);
+    const { expected, second } = await workedOnThenLost();
     const verdict = await checkStore(second.db, second.journal);
     expect(verdict).toMatchObject({ kind: 'store-behind', storeSeq: 0, mode: 'scratch' });
     await restoreFromJournal(second.db, second.journal, { mode: 'scratch' });
@@ -179,12 +184,7 @@ describe('crash journal', () => {
   });
 
   it('after a lost store, new changes never reuse a change number the journal holds', async () => {
-    const files = new MemoryFiles();
-    const first = await open(files);
-    await workOn(first.db, first.journal);
-    const highest = (await first.journal.txSeqs()).at(-1)!;
-    first.db.close();
-    const second = await open(files);
+    const { highest, second } = await workedOnThenLost();
     await checkStore(second.db, second.journal); // raises the floor
     await createProject(second.db, { name: 'fresh start' });
     await second.journal.whenWritten();
@@ -232,12 +232,7 @@ describe('crash journal', () => {
   });
 
   it('starting without restoring discards the journal and keeps numbering after it', async () => {
-    const files = new MemoryFiles();
-    const first = await open(files);
-    await workOn(first.db, first.journal);
-    const highest = (await first.journal.txSeqs()).at(-1)!;
-    first.db.close();
-    const second = await open(files);
+    const { highest, second } = await workedOnThenLost();
     expect(await checkStore(second.db, second.journal)).toMatchObject({ kind: 'store-behind' });
     await discardJournal(second.db, second.journal);
     expect(await checkStore(second.db, second.journal)).toMatchObject({ kind: 'healthy' });
