@@ -118,8 +118,9 @@ describe('vanished', () => {
 
   it('looks across ignored and unannotated frames: present on frames 1–2, gone on 4–10 is one flag on frame 4', () => {
     const gone = [act, act, act, act, act, act, act];
-    for (const gap of [{ 2: { ignored: true } }, {}]) {
-      const flags = vanishedFlags(framesOf([both, both, Object.keys(gap).length ? act : null, ...gone], gap));
+    // Frame 3 ignored (its masks do not count), or not painted at all.
+    for (const [third, meta] of [[act, { 2: { ignored: true } }], [null, {}]] as const) {
+      const flags = vanishedFlags(framesOf([both, both, third, ...gone], meta));
       expect(flags).toHaveLength(1);
       expect(flags[0]).toMatchObject({ kind: 'vanished', frameIndex: 3, relatedFrameIndex: 1, state: 2, severity: 'warning' });
       expect(flags[0].message).toMatch(/^Transformed \(50 px on frame 2\) is missing on frame 4/);
