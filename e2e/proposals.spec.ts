@@ -96,7 +96,7 @@ test('proposals on a frame, accept + undo, per-verb thresholds, pre-label clip w
   // Without models the actions say what to load.
   await expect(page.getByTestId('proposals-button')).toBeDisabled();
   await expect(page.getByTestId('prelabel-button')).toBeDisabled();
-  await expect(page.locator('span[title*="Load a SAM model"]')).toHaveCount(2);
+  await expect(page.getByTestId('ai-needs')).toHaveText('needs SAM + CLIP');
 
   await page.getByTestId('models-button').click();
   await page.getByTestId('pick-models').setInputFiles((await readdir(modelDir)).map((f) => join(modelDir, f)));

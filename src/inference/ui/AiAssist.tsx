@@ -11,7 +11,8 @@ import { shownFrameRgba } from './frameSource';
 import type { EditorSession } from '../../annotator/session/editorSession';
 import type { FrameImageCache } from '../../annotator/session/frameImages';
 import type { CanvasHandle } from '../../annotator/ui/CanvasHost';
-import { inferenceClient, pickModelFiles, restoreModels, samModelOf, useAssist, type ModelStatus } from './assistStore';
+import { inferenceClient, openModelsDialog, pickModelFiles, restoreModels, samModelOf, useAssist, useModelsDialog, type ModelStatus } from './assistStore';
+import { PUBLIC_MODELS } from '../models/publicModels';
 import { SamTool } from './samTool';
 import { useAiTool } from './aiToolState';
 import { FallbackTool } from './fallback/fallbackTool';
@@ -26,7 +27,7 @@ interface Props {
 
 export function AiAssist({ session, images, canvas }: Props) {
   const models = useAssist((s) => s.models);
-  const [open, setOpen] = useState(false);
+  const open = useModelsDialog((s) => s.open);
   const [sam, setSam] = useState<SamTool | null>(null);
   const state = useSyncExternalStore(
     useCallback((fn: () => void) => session.onState(fn), [session]),
@@ -118,12 +119,12 @@ export function AiAssist({ session, images, canvas }: Props) {
       <button
         className="rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800"
         data-testid="models-button"
-        onClick={() => setOpen(true)}
+        onClick={() => openModelsDialog()}
         title="AI assist models: pick files, backend, self-tests"
       >
         Models{models.length > 0 ? ` (${models.filter((m) => m.state === 'ready').length}/${models.length})` : ''}
       </button>
-      {open && <ModelsDialog onClose={() => setOpen(false)} />}
+      {open && <ModelsDialog onClose={() => openModelsDialog(false)} />}
     </>
   );
 }
@@ -178,6 +179,7 @@ function ModelsDialog({ onClose }: { onClose: () => void }) {
         {models.length === 0 && (
           <p className="text-zinc-500">No models loaded. Without weights the AI tool falls back to classical OpenCV assists (GrabCut box, colour fill click, state suggestions).</p>
         )}
+        <PublicModelList startOpen={models.length === 0} />
         <ul className="space-y-1">
           {models.map((m) => (
             <ModelRow key={m.id} m={m} />
@@ -214,5 +216,44 @@ function ModelRow({ m }: { m: ModelStatus }) {
         </span>
       )}
     </li>
+  );
+}
+
+/** Where weights come from: the public models the assists run, their size and licence, and how to get them. */
+function PublicModelList({ startOpen }: { startOpen: boolean }) {
+  return (
+    <details className="mb-2 text-xs text-zinc-300" open={startOpen} data-testid="public-models">
+      <summary className="cursor-pointer text-zinc-400">Supported public models and how to get them</summary>
+      <p className="mt-1 text-zinc-400">
+        Weights are not bundled with the app. Either download a model&apos;s files from its page and pick them above, or, where you run the
+        app yourself, run <code>npm run models:fetch -- --only &lt;id&gt;</code>: it downloads them into <code>public/models/</code>, which the
+        app then loads by itself. The dialog keeps picked files in this browser for offline use.
+      </p>
+      <table className="mt-1 w-full text-left">
+        <thead className="text-zinc-500">
+          <tr>
+            <th className="pr-2 font-normal">model (id)</th>
+            <th className="pr-2 font-normal">size</th>
+            <th className="pr-2 font-normal">licence</th>
+            <th className="font-normal">used for</th>
+          </tr>
+        </thead>
+        <tbody>
+          {PUBLIC_MODELS.map((m) => (
+            <tr key={m.id} data-testid="public-model" data-model={m.id} className="align-top">
+              <td className="pr-2">
+                <a className="text-sky-400 underline" href={m.source} target="_blank" rel="noreferrer" title={`Files to pick: ${m.files.join(', ')}`}>
+                  {m.name}
+                </a>{' '}
+                <span className="text-zinc-500">({m.id})</span>
+              </td>
+              <td className="pr-2 tabular-nums">{m.sizeMb} MB</td>
+              <td className="pr-2">{m.licence}</td>
+              <td>{m.role}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
   );
 }

@@ -38,6 +38,10 @@ export interface AssistState {
 
 export const useAssist = create<AssistState>()(() => ({ runtime: null, runtimeError: null, models: [], problems: [], restored: false }));
 
+/** Whether the Models dialog is open: its button opens it, and so does "needs SAM" beside a disabled AI action. */
+export const useModelsDialog = create<{ open: boolean }>()(() => ({ open: false }));
+export const openModelsDialog = (open = true) => useModelsDialog.setState({ open });
+
 let client: InferenceClient | null = null;
 let started: Promise<InferenceClient> | null = null;
 let modelDb: ModelDb | null = null;

@@ -26,7 +26,8 @@ import { getLayer } from '../../../store/layers';
 import type { Clip } from '../../../store/types';
 import { proposeFrame } from '../../prelabel/frameProposals';
 import { prelabelClip } from '../../prelabel/prelabelClip';
-import { inferenceClient, samModelOf, useAssist } from '../assistStore';
+import { inferenceClient, openModelsDialog, samModelOf, useAssist } from '../assistStore';
+import { aiActionNeed } from '../aiNeeds';
 import { clipFrames, shownFrameRgba } from '../frameSource';
 import { acceptLayer, regionsOfLayer, type FrameAcceptMode } from './layerRegions';
 import { applyProposalMask, classForAccept, cycleIndex, LABEL_COLOURS, labelOf, proposalAt, type ProposalLabel, type ShownProposal } from './proposalModel';
@@ -326,9 +327,13 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
   }, [mode, job, items.length, selected, hover, accept, acceptFrame, leave, runFrame]);
 
   // ---- view --------------------------------------------------------------------------------------
-  const samTip = 'Load a SAM model (Models) to get proposals';
-  const proposalsTip = sam ? `Automatic proposals on this frame: SAM ${gridSize}x${gridSize} grid + NMS${clipModel ? ' + CLIP state labels (Eq. 1)' : ' (no CLIP model loaded: unlabelled)'} (Shift+A)` : samTip;
-  const prelabelTip = !sam ? samTip : !clipModel ? 'Pre-label needs a CLIP model for the state labels: load one in Models (tokenizer.json included)' : 'Pre-label every frame into the proposal layer (SAM grid + CLIP + Eq. 1 + tracking); gt is never touched';
+  const loaded = { sam: sam !== null, clip: clipModel !== null };
+  const proposalsNeed = aiActionNeed('proposals', loaded);
+  const prelabelNeed = aiActionNeed('prelabel', loaded);
+  const proposalsTip = proposalsNeed?.reason ?? `Automatic proposals on this frame: SAM ${gridSize}x${gridSize} grid + NMS${clipModel ? ' + CLIP state labels (Eq. 1)' : ' (no CLIP model loaded: unlabelled)'} (Shift+A)`;
+  const prelabelTip = prelabelNeed?.reason ?? 'Pre-label every frame into the proposal layer (SAM grid + CLIP + Eq. 1 + tracking); gt is never touched';
+  // The missing models, said once beside the buttons (the pre-label need covers the proposals one).
+  const need = prelabelNeed ?? proposalsNeed;
   const counts = labels.reduce<Record<string, number>>((acc, l) => ({ ...acc, [l]: (acc[l] ?? 0) + 1 }), {});
 
   return (
@@ -338,6 +343,7 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
           className={`rounded px-2 py-0.5 text-xs ${mode === 'frame' ? 'bg-cyan-800 text-white' : 'text-zinc-300 hover:bg-zinc-800'} disabled:opacity-40`}
           data-testid="proposals-button"
           disabled={!sam || job !== null}
+          aria-describedby={proposalsNeed ? 'proposals-need-reason' : undefined}
           aria-pressed={mode === 'frame'}
           onClick={() => (mode === 'frame' ? leave() : void runFrame())}
         >
@@ -345,10 +351,25 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
         </button>
       </span>
       <span title={prelabelTip}>
-        <button className="rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 disabled:opacity-40" data-testid="prelabel-button" disabled={!sam || !clipModel || job !== null} onClick={() => void runClip()}>
+        <button className="rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 disabled:opacity-40" data-testid="prelabel-button" disabled={!sam || !clipModel || job !== null} aria-describedby={prelabelNeed ? 'prelabel-need-reason' : undefined} onClick={() => void runClip()}>
           Pre-label clip
         </button>
       </span>
+      {need && (
+        <button className="rounded px-1 py-0.5 text-xs text-amber-300 underline hover:bg-zinc-800" data-testid="ai-needs" title={need.reason} onClick={() => openModelsDialog()}>
+          {need.short}
+        </button>
+      )}
+      {proposalsNeed && (
+        <span id="proposals-need-reason" className="sr-only">
+          {proposalsNeed.reason}
+        </span>
+      )}
+      {prelabelNeed && (
+        <span id="prelabel-need-reason" className="sr-only">
+          {prelabelNeed.reason}
+        </span>
+      )}
       <span title="Show the stored pre-label (proposal layer) of this frame; click a region to accept it">
         <button
           className={`rounded px-2 py-0.5 text-xs ${mode === 'layer' ? 'bg-cyan-800 text-white' : 'text-zinc-300 hover:bg-zinc-800'}`}
