@@ -50,6 +50,7 @@ test('export a bundle in one profile and import it into a fresh one: every store
   await waitSaved(page);
   // Review work: the clip submitted (a lifecycle event), and a comment pinned to the frame.
   await page.getByTestId('review-bar').getByRole('button', { name: 'Submit for review', exact: true }).click();
+  await page.getByTestId('submit-warning').getByRole('button', { name: 'Submit anyway' }).click(); // 19 blank frames
   await expect(page.getByTestId('clip-status')).toHaveAttribute('data-status', 'submitted');
   if (await page.getByTestId('review-panel-open').isVisible()) await page.getByTestId('review-panel-open').click();
   await page.getByRole('button', { name: 'Add comment' }).click();

@@ -1,9 +1,10 @@
 /**
  * The review workflow played through on the demo clip "peeling potato (demo 2)" (640x360, empty gt):
- * an annotator submits; a reviewer pins a comment, corrects, requests changes; the annotator sees
- * the comment at its place, fixes, resubmits; the reviewer approves; the stored history has every
- * step with the right names. Switching users is what a shared machine does: change "Your name" and
- * reload (the editor records the name it opened with as the author of edits).
+ * an annotator submits (past the warning listing the 19 blank frames); a reviewer pins a comment,
+ * corrects, requests changes; the annotator sees the comment at its place, fixes, resubmits; the
+ * reviewer, who painted a correction and gave no frame a verdict, is refused a plain approval and
+ * approves with an override and its reason; the stored history has every step with the right names.
+ * Switching users is what a shared machine does: change "Your name" (becomeUser also reloads).
  */
 import { test, expect, type Page } from '@playwright/test';
 import { readRows } from './helpers/store';
@@ -33,6 +34,15 @@ async function step(page: Page, button: string, status: string) {
   await expect(page.getByTestId('clip-status')).toHaveAttribute('data-status', status);
 }
 
+/** Submits a clip painted on frame 1 only: the warning lists the other 19 frames first. */
+async function submitPastWarning(page: Page) {
+  await page.getByTestId('review-bar').getByRole('button', { name: 'Submit for review', exact: true }).click();
+  const warning = page.getByTestId('submit-warning');
+  await expect(warning).toContainText('19 frames (2–20) are not annotated, ignored or marked empty.');
+  await warning.getByRole('button', { name: 'Submit anyway' }).click();
+  await expect(page.getByTestId('clip-status')).toHaveAttribute('data-status', 'submitted');
+}
+
 test.beforeEach(async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Open demo project' }).click();
@@ -46,7 +56,7 @@ test('submit, comment, correct, request changes, fix, resubmit, approve — with
   await page.keyboard.press('1');
   await drag(page, 150, 120, 300, 120);
   await waitSaved(page);
-  await step(page, 'Submit for review', 'submitted');
+  await submitPastWarning(page);
 
   // The reviewer starts the review, pins a comment, corrects a stroke and sends the clip back.
   await becomeUser(page, 'rev');
@@ -83,12 +93,18 @@ test('submit, comment, correct, request changes, fix, resubmit, approve — with
   await expect(comment).toContainText('ann: extended');
   await comment.getByRole('button', { name: 'resolve' }).click();
   await expect(comment).toHaveAttribute('data-resolved', 'true');
-  await step(page, 'Submit for review', 'submitted');
+  await submitPastWarning(page);
 
-  // The reviewer approves.
+  // The reviewer approves: not plainly (no frame has a verdict, and rev painted a correction), so
+  // with an override and its reason.
   await becomeUser(page, 'rev');
   await step(page, 'Start review', 'in_review');
-  await step(page, 'Approve', 'approved');
+  await page.getByTestId('review-bar').getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Cannot approve: 20 of 20 frames have no verdict (frames 1–20); rev painted this clip' })).toBeVisible();
+  await expect(page.getByTestId('clip-status')).toHaveAttribute('data-status', 'in_review');
+  await page.getByTestId('review-bar').getByRole('button', { name: 'Approve with override…' }).click();
+  await page.getByLabel(/Why approve without a verdict on every frame/).fill('frame 1 checked with the annotator; my correction was one stroke');
+  await step(page, 'Approve with override', 'approved');
 
   // The history, in the UI and as stored.
   await expect(page.getByTestId('history-event')).toHaveCount(6);
@@ -101,7 +117,7 @@ test('submit, comment, correct, request changes, fix, resubmit, approve — with
     ['request_changes', 'in_review', 'changes_requested', 'rev', 'extend the actionable stroke to the left'],
     ['submit', 'changes_requested', 'submitted', 'ann', undefined],
     ['start_review', 'submitted', 'in_review', 'rev', undefined],
-    ['approve', 'in_review', 'approved', 'rev', undefined],
+    ['approve_override', 'in_review', 'approved', 'rev', 'frame 1 checked with the annotator; my correction was one stroke'],
   ]);
   for (let i = 1; i < events.length; i++) expect(events[i].at).toBeGreaterThanOrEqual(events[i - 1].at);
   const comments = (await readRows<CommentRow>(page, 'comments')).filter((c) => c.clipId === clip.id);

@@ -6,6 +6,8 @@
  * the layer the annotator handed in and the stored revisions), views the annotator's version
  * read-only, and finds the frame with the lowest IoU of an imported prediction at the top of the
  * worst-IoU list (expected IoUs computed here from the masks this test wrote and the stored gt).
+ * Approval then passes the review gate: refused while frames lack a verdict, refused to the
+ * reviewer who painted a correction even with every frame accepted, granted to another reviewer.
  */
 import { test, expect, type Page } from '@playwright/test';
 import fs from 'node:fs';
@@ -62,6 +64,8 @@ test('step, accept, reject, correct with a diff, annotator version, worst IoU', 
   await page.keyboard.press('ArrowLeft');
   await frameIs(page, 0);
   await page.getByTestId('review-bar').getByRole('button', { name: 'Submit for review', exact: true }).click();
+  await expect(page.getByTestId('submit-warning')).toContainText('17 frames (4–20) are not annotated, ignored or marked empty.');
+  await page.getByTestId('submit-warning').getByRole('button', { name: 'Submit anyway' }).click();
   await expect(page.getByTestId('clip-status')).toHaveAttribute('data-status', 'submitted');
   const id = await clipId(page);
   const handedIn = await gtMap(page, id, 1);
@@ -237,7 +241,29 @@ test('step, accept, reject, correct with a diff, annotator version, worst IoU', 
   await page.keyboard.press('Shift+W');
   await frameIs(page, scored[0].frame);
 
-  // With no frame rejected, the clip can be approved.
-  await page.getByTestId('review-bar').getByRole('button', { name: 'Approve', exact: true }).click();
+  // No frame is rejected, but 18 have no verdict and rev painted a correction: refused.
+  const approve = () => page.getByTestId('review-bar').getByRole('button', { name: 'Approve', exact: true }).click();
+  await approve();
+  await expect(page.getByRole('alert').filter({ hasText: 'Cannot approve: 18 of 20 frames have no verdict (frames 3–20); rev painted this clip' })).toBeVisible();
+  await expect(page.getByTestId('clip-status')).toHaveAttribute('data-status', 'in_review');
+  // rev accepts the rest, one A per frame (each steps to the next frame without a verdict).
+  await page.getByTestId('verdict-cell').nth(2).click();
+  await frameIs(page, 2);
+  for (let k = 2; k < 20; k++) {
+    await page.keyboard.press('a');
+    await expect(page.getByTestId('verdict-tally')).toHaveText(`${k + 1} accepted · 0 rejected · ${19 - k} open`);
+    if (k < 19) await frameIs(page, k + 1);
+  }
+  // Every frame judged, but rev approving rev's own correction still needs an override.
+  await approve();
+  await expect(page.getByRole('alert').filter({ hasText: 'Cannot approve: rev painted this clip and cannot approve their own work.' })).toBeVisible();
+  await expect(page.getByTestId('clip-status')).toHaveAttribute('data-status', 'in_review');
+  // Another reviewer, who painted nothing, approves plainly.
+  await page.getByTestId('verdict-cell').nth(0).click();
+  await frameIs(page, 0);
+  await becomeUser(page, 'chief');
+  await approve();
   await expect(page.getByTestId('clip-status')).toHaveAttribute('data-status', 'approved');
+  const last = (await readRows<{ seq: number; clipId: string; action: string; by: string }>(page, 'clipEvents')).filter((e) => e.clipId === id).sort((a, b) => a.seq - b.seq).at(-1);
+  expect(last).toMatchObject({ action: 'approve', by: 'chief' });
 });

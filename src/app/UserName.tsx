@@ -1,25 +1,40 @@
-/** The local user name (no accounts): recorded as the author of every edit and review step. */
-import { useLiveQuery } from 'dexie-react-hooks';
+/**
+ * The header's "you are" field: the local user name (no accounts), recorded as the author of every
+ * edit and review step from the moment it is saved. Saved on Enter and on leaving the field; Escape
+ * puts back the name in force.
+ */
 import { useDb } from '../workspace/db';
-import { getUserName, setUserName } from '../store/meta';
-
-import { DEFAULT_USER } from '../workspace/user';
+import { userNames, useUserName } from '../workspace/user';
+import { notify, messageOf } from '../workspace/notices';
 
 export function UserName() {
   const db = useDb();
-  const name = useLiveQuery(() => getUserName(db), [db]);
+  const name = useUserName(db);
+  const save = (value: string) => {
+    void userNames(db)
+      .set(value)
+      .catch((err: unknown) => notify('error', `Could not save your name: ${messageOf(err)}`));
+  };
   return (
     <label className="flex items-center gap-2 text-xs text-zinc-400">
       you are
       <input
         aria-label="Your name"
         className="w-32 rounded bg-zinc-900 px-2 py-1 text-zinc-100"
-        defaultValue={name ?? DEFAULT_USER}
-        key={name ?? ''}
-        onBlur={(e) => {
-          const v = e.target.value.trim();
-          if (v && v !== name) void setUserName(db, v);
+        defaultValue={name}
+        // A rename from elsewhere (another tab) replaces what the field shows.
+        key={name}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            // Saved now, not on blur: a reload right after Enter keeps the name.
+            save(e.currentTarget.value);
+            e.currentTarget.blur();
+          } else if (e.key === 'Escape') {
+            e.currentTarget.value = name;
+            e.currentTarget.blur();
+          }
         }}
+        onBlur={(e) => save(e.currentTarget.value)}
       />
     </label>
   );

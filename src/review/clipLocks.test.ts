@@ -11,9 +11,8 @@ import { ClipBusyError } from '../workspace/clipWriteLock';
 import { settle, twoTabs } from '../workspace/testLocks';
 import { importAnnotationPngs } from './agreement/annotations';
 import { importPredictionPngs } from './predictions';
-import { takeClipStep } from './reviewSteps';
+import { approveClip, takeClipStep } from './reviewSteps';
 import { rects } from './testSupport';
-import { approveClip } from './verdicts';
 
 /*
  * Issue 4: writers outside the editor (lifecycle steps, prediction and second-annotation imports)

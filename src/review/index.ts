@@ -15,7 +15,18 @@ export {
   type ClipAction,
   type TransitionResult,
 } from './lifecycle';
-export { takeClipStep } from './reviewSteps';
+export { approveClip, takeClipStep } from './reviewSteps';
+export {
+  approvalRefusal,
+  checkApproval,
+  frameRanges,
+  framesWithoutVerdict,
+  submitWarning,
+  unansweredFrames,
+  type ApprovalCheck,
+  type ApprovalFacts,
+} from './reviewGate';
+export { loadApprovalFacts, loadUnansweredFrames } from './reviewGateLoader';
 export {
   commitPrediction,
   frameMatchName,
@@ -55,7 +66,7 @@ export {
   type StateDiff,
   type StateErrors,
 } from './errorMap';
-export { approvalBlocker, approveClip, nextUnreviewed, rejectedFrames, rejectedFramesNote, verdictTally, type Verdicts } from './verdicts';
+export { approvalBlocker, nextUnreviewed, rejectedFrames, rejectedFramesNote, verdictTally, type Verdicts } from './verdicts';
 export { annotatorVersion, isReviewerRevision, reviewBaseline, type AnnotatorVersion, type ReviewBaseline } from './annotatorVersion';
 export { loadFrameReviewDiff, type FrameReviewDiff } from './annotatorVersionLoader';
 export { frameIouRows, nextInRanking, rankByWorstIou, type FrameIou, type IouKey } from './worstIou';

@@ -36,6 +36,9 @@ describe('clip lifecycle', () => {
     expect(transition('in_review', 'request_changes', '  ')).toEqual({ ok: false, error: 'Say what should change (the note is empty).' });
     expect(transition('in_review', 'approve', 'x'.repeat(4001)).ok).toBe(false);
     expect(transition('in_review', 'approve')).toEqual({ ok: true, to: 'approved' });
+    // An override is only as good as its reason.
+    expect(transition('in_review', 'approve_override', ' ')).toEqual({ ok: false, error: 'Say why the clip is approved without a full review (the reason is empty).' });
+    expect(transition('in_review', 'approve_override', ' one-frame clip ')).toEqual({ ok: true, to: 'approved', note: 'one-frame clip' });
   });
 
   it('offers exactly the valid actions from each status, and every status is reachable', () => {
@@ -48,7 +51,8 @@ describe('clip lifecycle', () => {
     const reachable = new Set<ClipStatus>(['todo']);
     for (let i = 0; i < 6; i++) for (const s of [...reachable]) for (const a of availableActions(s)) reachable.add(ACTION_SPECS[a].to);
     expect([...reachable].sort()).toEqual([...CLIP_STATUSES].sort());
-    expect(availableActions('in_review')).toEqual(['approve', 'request_changes']);
+    expect(availableActions('in_review')).toEqual(['approve', 'approve_override', 'request_changes']);
+    expect(availableActions('approved')).toEqual(['reopen']);
   });
 
   it('finds the change request in force', () => {

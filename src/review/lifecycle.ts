@@ -1,17 +1,19 @@
 /**
  * The review lifecycle of a clip as a pure state machine:
  *
- *   todo → in progress → submitted → in review → approved
+ *   todo → in progress → submitted → in review → approved (read-only) → reopen → in review
  *                           ↑              ↓
  *                           └── changes requested (with the reviewer's notes) → back to the annotator
  *
  * Each step is an action; `transition` validates it against the clip's current status and returns
- * the next status, or an error message. The store side (`src/store/clipEvents.ts`) applies a valid
- * step and records who took it, when, and the note, in one transaction.
+ * the next status, or an error message. Approving also has to pass the review gate
+ * (`reviewGate.ts`: a verdict on every frame, not one's own painting) unless it is the
+ * `approve_override` step, whose note is the reason. The store side (`src/store/clipEvents.ts`)
+ * applies a valid step and records who took it, when, and the note, in one transaction.
  */
 import type { ClipStatus } from '../store/types';
 
-export const CLIP_ACTIONS = ['start', 'submit', 'withdraw', 'start_review', 'approve', 'request_changes', 'reopen'] as const;
+export const CLIP_ACTIONS = ['start', 'submit', 'withdraw', 'start_review', 'approve', 'approve_override', 'request_changes', 'reopen'] as const;
 export type ClipAction = (typeof CLIP_ACTIONS)[number];
 
 interface ActionSpec {
@@ -20,17 +22,28 @@ interface ActionSpec {
   label: string;
   /** Who normally takes the step (for grouping buttons; not enforced: there are no accounts). */
   role: 'annotator' | 'reviewer';
-  noteRequired: boolean;
+  /** Why the step cannot go without a note, when it cannot; null when the note is optional. */
+  noteRequired: string | null;
 }
 
+/** The steps that make a clip approved (both must pass the review gate, the override by its reason). */
+export const APPROVAL_ACTIONS: readonly ClipAction[] = ['approve', 'approve_override'];
+
 export const ACTION_SPECS: Record<ClipAction, ActionSpec> = {
-  start: { from: ['todo'], to: 'in_progress', label: 'Start', role: 'annotator', noteRequired: false },
-  submit: { from: ['todo', 'in_progress', 'changes_requested'], to: 'submitted', label: 'Submit for review', role: 'annotator', noteRequired: false },
-  withdraw: { from: ['submitted'], to: 'in_progress', label: 'Withdraw', role: 'annotator', noteRequired: false },
-  start_review: { from: ['submitted'], to: 'in_review', label: 'Start review', role: 'reviewer', noteRequired: false },
-  approve: { from: ['in_review'], to: 'approved', label: 'Approve', role: 'reviewer', noteRequired: false },
-  request_changes: { from: ['in_review'], to: 'changes_requested', label: 'Request changes…', role: 'reviewer', noteRequired: true },
-  reopen: { from: ['approved'], to: 'in_review', label: 'Reopen', role: 'reviewer', noteRequired: false },
+  start: { from: ['todo'], to: 'in_progress', label: 'Start', role: 'annotator', noteRequired: null },
+  submit: { from: ['todo', 'in_progress', 'changes_requested'], to: 'submitted', label: 'Submit for review', role: 'annotator', noteRequired: null },
+  withdraw: { from: ['submitted'], to: 'in_progress', label: 'Withdraw', role: 'annotator', noteRequired: null },
+  start_review: { from: ['submitted'], to: 'in_review', label: 'Start review', role: 'reviewer', noteRequired: null },
+  approve: { from: ['in_review'], to: 'approved', label: 'Approve', role: 'reviewer', noteRequired: null },
+  approve_override: {
+    from: ['in_review'],
+    to: 'approved',
+    label: 'Approve with override…',
+    role: 'reviewer',
+    noteRequired: 'Say why the clip is approved without a full review (the reason is empty).',
+  },
+  request_changes: { from: ['in_review'], to: 'changes_requested', label: 'Request changes…', role: 'reviewer', noteRequired: 'Say what should change (the note is empty).' },
+  reopen: { from: ['approved'], to: 'in_review', label: 'Reopen', role: 'reviewer', noteRequired: null },
 };
 
 export const STATUS_LABELS: Record<ClipStatus, string> = {
@@ -54,7 +67,7 @@ export function transition(from: ClipStatus, action: ClipAction, note?: string):
     return { ok: false, error: `Cannot "${spec.label.replace('…', '')}" a clip that is ${STATUS_LABELS[from]}.` };
   }
   const text = note?.trim() ?? '';
-  if (spec.noteRequired && !text) return { ok: false, error: 'Say what should change (the note is empty).' };
+  if (spec.noteRequired && !text) return { ok: false, error: spec.noteRequired };
   if (text.length > MAX_NOTE) return { ok: false, error: `The note is ${text.length} characters long (at most ${MAX_NOTE}).` };
   return text ? { ok: true, to: spec.to, note: text } : { ok: true, to: spec.to };
 }

@@ -6,6 +6,7 @@ import { createProject } from '../store/projects';
 import { freshDb, importDraft } from '../store/testFixtures';
 import type { Clip } from '../store/types';
 import { lastActors, listClipEvents } from '../store/clipEvents';
+import { putFrameVerdict } from '../store/frameVerdicts';
 import { addComment, commentThreads, listComments, replyToComment, setCommentResolved } from '../store/comments';
 import { takeClipStep } from './reviewSteps';
 
@@ -28,6 +29,8 @@ describe('takeClipStep', () => {
     expect((await db.clips.get(clip.id))?.status).toBe('changes_requested');
     await takeClipStep(db, clip.id, 'submit', 'ann', undefined, 13);
     await takeClipStep(db, clip.id, 'start_review', 'rev', undefined, 14);
+    // Approving passes the review gate: every frame has a verdict (reviewGate.test.ts has the rest).
+    for (let k = 0; k < clip.frameCount; k++) await putFrameVerdict(db, { clipId: clip.id, frameIndex: k, verdict: 'accept', by: 'rev' });
     const { clip: done } = await takeClipStep(db, clip.id, 'approve', 'rev', undefined, 15);
     expect(done.status).toBe('approved');
     const events = await listClipEvents(db, clip.id);

@@ -1,14 +1,10 @@
 /**
  * Per-frame verdicts in the review workflow: stepping to the next unreviewed frame, the rejected
- * frames a change request lists, and approving a clip only when no frame stands rejected.
- * The pure helpers take the verdicts in force (store `listFrameVerdicts` / `latestVerdicts`).
+ * frames a change request lists, and why a clip with rejected frames cannot be approved (the rest of
+ * the approval rule is reviewGate.ts; approving itself is reviewSteps.ts `approveClip`).
+ * Pure: the helpers take the verdicts in force (store `listFrameVerdicts` / `latestVerdicts`).
  */
-import type { SpocDb } from '../store/db';
-import { StoreError } from '../store/errors';
-import { listFrameVerdicts } from '../store/frameVerdicts';
-import type { Clip, ClipEvent, FrameVerdict } from '../store/types';
-import { storedClipRef, withClipWriteLock } from '../workspace/clipWriteLock';
-import { recordClipStep, refusalOf } from './reviewSteps';
+import type { FrameVerdict } from '../store/types';
 
 export type Verdicts = ReadonlyMap<number, Pick<FrameVerdict, 'verdict' | 'note' | 'by'>>;
 
@@ -59,19 +55,4 @@ export function approvalBlocker(verdicts: Verdicts): string | null {
   if (rows.length === 0) return null;
   const list = rows.map((r) => r.frameIndex + 1).join(', ');
   return `${rows.length === 1 ? 'Frame' : 'Frames'} ${list} ${rows.length === 1 ? 'is' : 'are'} rejected: accept ${rows.length === 1 ? 'it' : 'them'} (after the fix) or request changes instead of approving.`;
-}
-
-/**
- * Approves a clip as `by`, refusing (StoreError 'invalid', nothing written) while a frame stands
- * rejected. The check and the step share one transaction, so a rejection recorded in another tab
- * cannot slip between them; like every step, it is refused while another tab edits the clip.
- */
-export async function approveClip(db: SpocDb, clipId: string, by: string, note?: string, at?: number): Promise<{ clip: Clip; event: ClipEvent }> {
-  return withClipWriteLock([await storedClipRef(db, clipId)], refusalOf('approve'), () =>
-    db.transaction('rw', [db.clips, db.projects, db.clipEvents, db.frameVerdicts], async () => {
-      const blocker = approvalBlocker(await listFrameVerdicts(db, clipId));
-      if (blocker) throw new StoreError('invalid', blocker);
-      return recordClipStep(db, clipId, 'approve', by, note, at);
-    }),
-  );
 }

@@ -22,7 +22,7 @@ export interface NewFrameVerdict {
   at?: number;
 }
 
-/** Records a verdict on a frame (checked against the clip inside the transaction). */
+/** Records a verdict on a frame (checked against the clip inside the transaction; refused once it is approved). */
 export async function putFrameVerdict(db: SpocDb, input: NewFrameVerdict): Promise<FrameVerdict> {
   const by = typeof input.by === 'string' ? input.by.trim() : '';
   if (!by) throw new StoreError('invalid', 'A frame verdict needs who gave it.');
@@ -32,6 +32,8 @@ export async function putFrameVerdict(db: SpocDb, input: NewFrameVerdict): Promi
   return db.transaction('rw', [db.clips, db.frameVerdicts], async () => {
     const clip = await db.clips.get(input.clipId);
     if (!clip) throw notFound('Clip');
+    // An approved clip is read-only until reopened: its verdicts are what the approval rested on.
+    if (clip.status === 'approved') throw new StoreError('invalid', `Clip "${clip.name}" is approved: reopen it to change frame verdicts.`);
     const { frameIndex } = input;
     if (!Number.isInteger(frameIndex) || frameIndex < 0 || frameIndex >= clip.frameCount) {
       throw new StoreError('invalid', `Frame index ${frameIndex} is outside the clip (${clip.frameCount} frames).`);

@@ -40,6 +40,9 @@ export interface SessionState {
 
 type Listener<T> = (value: T) => void;
 
+/** Who edits: a fixed name, or a getter read at the moment of each write. */
+export type Author = string | (() => string);
+
 /**
  * Where edits whose save failed are kept until a save succeeds (in the app, the crash journal:
  * store/journal/pendingEdits.ts), so a reload or closed tab does not throw them away.
@@ -84,7 +87,8 @@ export class EditorSession {
   readonly clip: Clip;
   readonly source: LayerSource = 'gt';
   private readonly db: SpocDb;
-  private readonly author: string;
+  /** Who is editing, asked at each write: the user may rename themselves while the clip is open. */
+  private readonly author: () => string;
   private readonly history = new History();
   private readonly historyLoaded = new Set<number>();
   private readonly recentMaps = new Map<number, LabelMap>();
@@ -110,11 +114,11 @@ export class EditorSession {
   private pendingChain: Promise<void> = Promise.resolve();
   private pendingError: string | null = null;
 
-  private constructor(db: SpocDb, clip: Clip, author: string, options: SessionOptions) {
+  private constructor(db: SpocDb, clip: Clip, author: Author, options: SessionOptions) {
     const readOnly = options.readOnly ?? false;
     this.db = db;
     this.clip = clip;
-    this.author = author;
+    this.author = typeof author === 'function' ? author : () => author;
     this.pending = options.pending ?? null;
     this.queue = new PersistQueue<LayerInput, RevisionInput>({
       write: (batch) => saveFrameEdits(db, batch.map(toFrameEdits)),
@@ -146,7 +150,8 @@ export class EditorSession {
     };
   }
 
-  static async open(db: SpocDb, clip: Clip, author: string, frameIndex: number, options: SessionOptions | boolean = {}): Promise<EditorSession> {
+  /** `author` is a name, or a getter answering with the name in force at each write (the app's). */
+  static async open(db: SpocDb, clip: Clip, author: Author, frameIndex: number, options: SessionOptions | boolean = {}): Promise<EditorSession> {
     const session = new EditorSession(db, clip, author, typeof options === 'boolean' ? { readOnly: options } : options);
     await session.goToFrame(frameIndex);
     return session;
@@ -493,7 +498,7 @@ export class EditorSession {
 
   private persist(patch: Patch): void {
     const at = Date.now();
-    const revision = { ...patchToRevision(patch), clipId: this.clip.id, source: this.source, author: this.author, at };
+    const revision = { ...patchToRevision(patch), clipId: this.clip.id, source: this.source, author: this.author(), at };
     this.queue.enqueue(this.pendingWrite(patch.frameIndex, [revision]));
     // While saves fail, every new edit joins the kept ones (the status may not change with it).
     if (this.queue.status.state === 'error') this.keepOrDropPending();
@@ -539,7 +544,7 @@ export class EditorSession {
         act,
         trf,
         ...(tags.length > 0 ? { instances: { tags } } : {}),
-        provenance: { kind: 'manual', by: this.author, at: Date.now() },
+        provenance: { kind: 'manual', by: this.author(), at: Date.now() },
       },
       revisions,
     };

@@ -15,7 +15,7 @@ import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
 import { getClip } from '../../store/clips';
 import { listFrames, setFrameIgnored } from '../../store/frames';
 import { layerAreas } from '../../store/layers';
-import { currentUserName } from '../../workspace/user';
+import { authorNow, userNames } from '../../workspace/user';
 import { pendingEditsPort } from '../../workspace/journal';
 import type { Clip } from '../../store/types';
 import { handleShortcut, type ActionContext, type EditorCommands, type EditorState } from '../actions';
@@ -44,7 +44,8 @@ export function AnnotatorPage({ clipId, frame, slots = {} }: { clipId: string; f
 interface Opened {
   session: EditorSession;
   images: FrameImageCache;
-  author: string;
+  /** The user name in force at the moment of asking (the header field can change it any time). */
+  author: () => string;
   /** Bumped when the session is reopened after an outside change: the view starts afresh. */
   generation: number;
 }
@@ -54,12 +55,24 @@ function Editor({ clip, frame, slots }: { clip: Clip; frame: number; slots: Edit
   const [opened, setOpened] = useState<Opened | null>(null);
   // The session is created from the clip as it was when the editor opened (only its id and size matter).
   const first = useRef({ clip, frame });
+  // An approved clip is read-only until someone reopens it (a review step). The status can change
+  // while the clip is open (approved here or in another tab, reopened): the session is then replaced
+  // by one opened in the new mode.
+  const approved = clip.status === 'approved';
+  const approvedRef = useRef(approved);
+  const statusChanged = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    if (approvedRef.current === approved) return;
+    approvedRef.current = approved;
+    statusChanged.current?.();
+  }, [approved]);
 
   useEffect(() => {
     let alive = true;
     let session: EditorSession | null = null;
     let images: FrameImageCache | null = null;
-    let author = '';
+    const author = authorNow(db);
+    let lockGranted = false;
     let generation = 0;
     let release = () => undefined as void;
     let stopWatching = () => undefined as void;
@@ -84,20 +97,42 @@ function Editor({ clip, frame, slots }: { clip: Clip; frame: number; slots: Edit
         });
     };
 
+    const readOnly = () => !lockGranted || approvedRef.current;
+    // Approved or reopened: a fresh session on the same frame, read-only or not. Closing the old
+    // one still writes the edits it had queued.
+    statusChanged.current = () => {
+      reopening = reopening
+        .then(async () => {
+          const old = session;
+          if (!alive || !old || !images) return;
+          session = null;
+          await old.close();
+          const next = await EditorSession.open(db, c, author, old.snapshot.frameIndex, { readOnly: readOnly(), pending: pendingEditsPort() });
+          if (!alive) return void next.close();
+          session = next;
+          setOpened({ session: next, images, author, generation: ++generation });
+        })
+        .catch((err: unknown) => {
+          notify('error', `Could not reopen "${c.name}" after its review status changed: ${messageOf(err)}. Reload the page.`);
+        });
+    };
+
     void (async () => {
       try {
         const lock = await acquireClipLock(c.id);
         release = lock.release;
         // Unmounted while the lock was being granted (a quick remount): give it back at once.
         if (!alive) return lock.release();
-        author = await currentUserName(db);
+        lockGranted = lock.granted;
+        // The name the first edit is credited to, if it comes before the header has loaded it.
+        await userNames(db).ready();
         if (lock.granted) {
           // Watching starts before the session reads anything, so no outside change is missed.
           const watch = watchExternalGtChanges(db, c.id, reopen);
           stopWatching = watch.stop;
           await watch.ready;
         }
-        session = await EditorSession.open(db, c, author, k0, { readOnly: !lock.granted, pending: pendingEditsPort() });
+        session = await EditorSession.open(db, c, author, k0, { readOnly: readOnly(), pending: pendingEditsPort() });
         images = new FrameImageCache(db, c.id);
         if (!alive) {
           void session.close().finally(() => lock.release());
@@ -112,6 +147,7 @@ function Editor({ clip, frame, slots }: { clip: Clip; frame: number; slots: Edit
     })();
     return () => {
       alive = false;
+      statusChanged.current = null;
       stopWatching();
       images?.destroy();
       void reopening.then(() => session?.close()).finally(() => release());
@@ -287,8 +323,8 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
         </span>
         <span className="flex-1" />
         {state.readOnly && (
-          <span className="rounded bg-amber-700 px-2 py-0.5 text-xs" data-testid="read-only">
-            read-only: open in another tab
+          <span className="rounded bg-amber-700 px-2 py-0.5 text-xs" data-testid="read-only" data-reason={clip.status === 'approved' ? 'approved' : 'other-tab'}>
+            {clip.status === 'approved' ? 'read-only: approved' : 'read-only: open in another tab'}
           </span>
         )}
         {Header && <Header {...slot} />}

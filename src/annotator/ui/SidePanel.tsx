@@ -15,7 +15,8 @@ interface Props {
   clip: Clip;
   frame: Frame | undefined;
   area: LayerAreas | undefined;
-  author: string;
+  /** The user name in force now (asked when a row is written: the user may have renamed themselves). */
+  author: () => string;
   readOnly: boolean;
   ignoreOpen: boolean;
   setIgnoreOpen: (open: boolean) => void;
@@ -60,7 +61,7 @@ export function SidePanel({ db, clip, frame, area, author, readOnly, ignoreOpen,
             className="mt-2 flex flex-col gap-1 rounded bg-zinc-800 p-2"
             onSubmit={(e) => {
               e.preventDefault();
-              void guard(setFrameIgnored(db, clip.id, k, { reason, by: author }));
+              void guard(setFrameIgnored(db, clip.id, k, { reason, by: author() }));
               setIgnoreOpen(false);
             }}
           >

@@ -1,0 +1,70 @@
+/**
+ * Issue 2: the author of every row the editor writes is whoever is named at that moment, not the
+ * name the clip was opened with (renaming yourself in the header while a clip is open).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SpocDb } from '../../store/db';
+import { createProject } from '../../store/projects';
+import { commitClipImport } from '../../store/importCommit';
+import { getLayer } from '../../store/layers';
+import { listRevisions } from '../../store/revisions';
+import { freshDb, importDraft } from '../../store/testFixtures';
+import type { Clip } from '../../store/types';
+import { userNames, authorNow } from '../../workspace/user';
+import { EditorSession } from './editorSession';
+
+let db: SpocDb;
+let clip: Clip;
+beforeEach(async () => {
+  db = await freshDb();
+  const p = await createProject(db, { name: 'P' });
+  clip = await commitClipImport(db, importDraft(p.id, 2, { layers: [] }));
+});
+afterEach(() => db.close());
+
+const stroke = (s: EditorSession, y: number) => {
+  s.pointerDown({ x: 0.5, y, button: 0, shift: false, alt: false });
+  s.pointerMove({ x: 7.5, y, button: 0, shift: false, alt: false });
+  s.pointerUp({ x: 7.5, y, button: 0, shift: false, alt: false });
+};
+
+describe('EditorSession author', () => {
+  it('credits each stroke, its undo and the layer to the name in force when it is written', async () => {
+    const names = userNames(db);
+    await names.set('alice');
+    const s = await EditorSession.open(db, clip, authorNow(db), 0);
+    s.setBrushSize(1);
+    stroke(s, 1.5);
+    await s.flush();
+    // Renamed while the clip stays open: no reload, no new session.
+    await names.set('bob');
+    stroke(s, 3.5);
+    await s.undo();
+    await s.flush();
+    const revisions = await listRevisions(db, clip.id, 'gt', 0);
+    expect(revisions.map((r) => r.author)).toEqual(['alice', 'bob', 'bob']);
+    expect((await getLayer(db, clip.id, 'gt', 0))?.provenance).toMatchObject({ kind: 'manual', by: 'bob' });
+    await s.close();
+  });
+
+  it('takes the new name at once, before the store has written it', async () => {
+    const names = userNames(db);
+    await names.set('alice');
+    const s = await EditorSession.open(db, clip, authorNow(db), 0);
+    s.setBrushSize(1);
+    void names.set('carol'); // not awaited: the stroke follows the rename immediately
+    stroke(s, 1.5);
+    await s.flush();
+    expect((await listRevisions(db, clip.id, 'gt', 0)).map((r) => r.author)).toEqual(['carol']);
+    await s.close();
+  });
+
+  it('still accepts a fixed name', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    s.setBrushSize(1);
+    stroke(s, 1.5);
+    await s.flush();
+    expect((await listRevisions(db, clip.id, 'gt', 0)).map((r) => r.author)).toEqual(['ann']);
+    await s.close();
+  });
+});
