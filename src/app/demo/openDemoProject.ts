@@ -26,11 +26,18 @@ export const GENERATOR_SOURCE = 'pred:generator' as const;
 export async function openDemoProject(db: SpocDb, author: string, onProgress?: (done: number, total: number) => void): Promise<Project> {
   const framesPerClip = Math.ceil(DEMO_SIZE.durationSec * DEMO_SIZE.fps);
   const total = framesPerClip * DEMO_CLIPS.length;
+  // The clips render in parallel, one worker each (the machine's cores share them); progress is the sum.
+  const done = DEMO_CLIPS.map(() => 0);
+  const renders = DEMO_CLIPS.map((spec, i) =>
+    renderDemoFrames({ type: 'frames', seed: spec.seed, kind: spec.kind, ...DEMO_SIZE }, (d) => {
+      done[i] = d;
+      onProgress?.(done.reduce((a, b) => a + b, 0), total);
+    }),
+  );
+  const all = await Promise.all(renders);
   const drafts: ClipImportDraft[] = [];
   for (const [i, spec] of DEMO_CLIPS.entries()) {
-    const rendered = await renderDemoFrames({ type: 'frames', seed: spec.seed, kind: spec.kind, ...DEMO_SIZE }, (done) =>
-      onProgress?.(i * framesPerClip + done, total),
-    );
+    const rendered = all[i];
     const at = Date.now();
     const layers: DraftLayer[] = rendered.frames.map((f, k) => ({
       frameIndex: k,
