@@ -5,6 +5,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { createProject } from './helpers/app';
+import { readRows } from './helpers/store';
 
 async function failAnImport(page: Page): Promise<void> {
   await page.getByTestId('import-video').setInputFiles({ name: 'broken.mp4', mimeType: 'video/mp4', buffer: Buffer.from('not a video at all') });
@@ -26,4 +27,77 @@ test('a notice stays in the view and with the user it was raised for', async ({ 
   await field.fill('someone else');
   await field.press('Tab');
   await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test('ignoring a frame for "other" asks why, and stores the words', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Open demo project' }).click();
+  await expect(page.getByTestId('clip-card')).toHaveCount(3, { timeout: 60_000 });
+  await page.getByTestId('clip-card').filter({ hasText: 'peeling potato (demo 2)' }).click();
+  await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-frame', '0');
+  await page.keyboard.press('i');
+  await page.getByLabel(/Why is frame 1 ignored/).selectOption('other');
+  const note = page.getByLabel('Why (required)');
+  await expect(note).toBeVisible();
+  await page.getByRole('button', { name: 'Ignore frame', exact: true }).click();
+  await expect(page.getByText('"Other" needs a few words')).toBeVisible();
+  await expect(page.getByTestId('ignored-banner')).toHaveCount(0);
+
+  await note.fill('a hand covers the pot');
+  await page.getByRole('button', { name: 'Ignore frame', exact: true }).click();
+  await expect(page.getByTestId('ignored-banner')).toContainText('Other — a hand covers the pot');
+  const clip = (await readRows<{ id: string; name: string }>(page, 'clips')).find((c) => c.name === 'peeling potato (demo 2)')!;
+  const frame = (await readRows<{ clipId: string; index: number; ignored?: { reason: string; note?: string } }>(page, 'frames')).find((f) => f.clipId === clip.id && f.index === 0)!;
+  expect(frame.ignored).toMatchObject({ reason: 'other', note: 'a hand covers the pot' });
+});
+
+test('the page has a favicon that loads', async ({ page }) => {
+  await page.goto('/');
+  const href = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(href).toBeTruthy();
+  const icon = await page.request.get(new URL(href!, page.url()).href);
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()['content-type']).toContain('image/svg+xml');
+  expect(await icon.text()).toContain('<svg');
+});
+
+test('disabled AI actions say which model they need, and the Models dialog says where weights come from', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Open demo project' }).click();
+  await expect(page.getByTestId('clip-card')).toHaveCount(3, { timeout: 60_000 });
+  await page.getByTestId('clip-card').filter({ hasText: 'peeling potato (demo 2)' }).click();
+  await expect(page.getByTestId('proposals-button')).toBeDisabled();
+  await expect(page.getByTestId('prelabel-button')).toBeDisabled();
+  const need = page.getByTestId('ai-needs');
+  await expect(need).toContainText('needs SAM + CLIP');
+  await expect(page.getByTestId('proposals-button')).toHaveAccessibleDescription(/Proposals need a SAM model, and none is loaded/);
+  await expect(page.getByTestId('prelabel-button')).toHaveAccessibleDescription(/needs a SAM model and a CLIP model/);
+
+  await need.click();
+  const dialog = page.getByRole('dialog', { name: 'AI assist models' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('public-model')).toHaveCount(3);
+  await expect(dialog.getByTestId('public-model').filter({ hasText: 'SlimSAM-77' })).toContainText('40 MB');
+  await expect(dialog.getByTestId('public-model').filter({ hasText: 'SlimSAM-77' })).toContainText('Apache-2.0');
+  await expect(dialog.getByTestId('public-model').filter({ hasText: 'CLIP ViT-B/32' })).toContainText('MIT');
+  await expect(dialog).toContainText('npm run models:fetch');
+});
+
+test('the demo project is one click, with its progress counted in frames', async ({ page }) => {
+  await page.goto('/');
+  const button = page.getByRole('button', { name: 'Open demo project' });
+  const t0 = Date.now();
+  await button.click();
+  await expect(page.getByRole('button', { name: /^Generating demo… \d+\/60 frames$/ })).toBeVisible();
+  await expect(page.getByTestId('clip-card')).toHaveCount(3, { timeout: 60_000 });
+  test.info().annotations.push({ type: 'demo-ms', description: String(Date.now() - t0) });
+});
+
+test('"with frame images" is offered only for the folder formats that store images', async ({ page }) => {
+  await createProject(page, 'Export');
+  const checkbox = page.getByLabel('with frame images');
+  for (const [format, offered] of [['wtc', true], ['davis', true], ['coco', false], ['visor', false]] as const) {
+    await page.getByLabel('Export format').selectOption(format);
+    await expect(checkbox).toHaveCount(offered ? 1 : 0);
+  }
 });

@@ -1,12 +1,12 @@
 /** The current frame's phase and ignore state, its areas, and the guidelines for the clip's verb. */
-import { useState } from 'react';
 import type { SpocDb } from '../../store/db';
 import { setFrameIgnored, setFramePhase } from '../../store/frames';
-import type { Clip, Frame, FramePhase, IgnoreReason } from '../../store/types';
+import type { Clip, Frame, FramePhase } from '../../store/types';
 import type { LayerAreas } from '../../store/layers';
 import { GENERAL_GUIDELINES, IGNORE_REASONS, VERB_SPECS } from '../../taxonomy/verbs';
 import { isKnownVerb } from '../../taxonomy/osc';
 import { notify, messageOf } from '../../workspace/notices';
+import { IgnoreForm } from './IgnoreForm';
 
 const PHASES: FramePhase[] = ['initial', 'transitioning', 'end'];
 
@@ -23,7 +23,6 @@ interface Props {
 }
 
 export function SidePanel({ db, clip, frame, area, author, readOnly, ignoreOpen, setIgnoreOpen }: Props) {
-  const [reason, setReason] = useState<IgnoreReason>('not_visible');
   const k = frame?.index ?? 0;
   const guard = (p: Promise<unknown>) => p.catch((err: unknown) => notify('error', `Could not save frame ${k + 1}: ${messageOf(err)}`));
   const spec = isKnownVerb(clip.osc.verb) ? VERB_SPECS[clip.osc.verb] : null;
@@ -57,31 +56,14 @@ export function SidePanel({ db, clip, frame, area, author, readOnly, ignoreOpen,
             </button>
           </div>
         ) : ignoreOpen ? (
-          <form
-            className="mt-2 flex flex-col gap-1 rounded bg-zinc-800 p-2"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void guard(setFrameIgnored(db, clip.id, k, { reason, by: author() }));
+          <IgnoreForm
+            frameNumber={k + 1}
+            onCancel={() => setIgnoreOpen(false)}
+            onIgnore={(reason, note) => {
+              void guard(setFrameIgnored(db, clip.id, k, { reason, note, by: author() }));
               setIgnoreOpen(false);
             }}
-          >
-            <label className="text-xs text-zinc-400" htmlFor="ignore-reason">
-              Why is frame {k + 1} ignored?
-            </label>
-            <select id="ignore-reason" autoFocus className="rounded bg-zinc-950 px-2 py-1" value={reason} onChange={(e) => setReason(e.target.value as IgnoreReason)}>
-              {(Object.keys(IGNORE_REASONS) as IgnoreReason[]).map((r) => (
-                <option key={r} value={r}>
-                  {IGNORE_REASONS[r]}
-                </option>
-              ))}
-            </select>
-            <div className="flex gap-2">
-              <button className="rounded bg-zinc-600 px-2 py-1 text-xs hover:bg-zinc-500">Ignore frame</button>
-              <button type="button" className="text-xs underline" onClick={() => setIgnoreOpen(false)}>
-                cancel
-              </button>
-            </div>
-          </form>
+          />
         ) : (
           <button disabled={readOnly || !frame} className="mt-2 w-full rounded bg-zinc-800 px-2 py-1 text-xs hover:bg-zinc-700" onClick={() => setIgnoreOpen(true)}>
             Ignore this frame… (i)
