@@ -3,7 +3,13 @@ import { Dexie } from 'dexie';
 import { openSpocDb, type SpocDb } from '../store/db';
 import { getUserName, setUserName } from '../store/meta';
 import { fakeIdb, freshDb } from '../store/testFixtures';
-import { DEFAULT_USER, UserNameStore, currentUserName, userNames } from './user';
+import { DEFAULT_USER, PENDING_NAME_KEY, UserNameStore, currentUserName, userNames, type NameNote } from './user';
+
+/** localStorage as a Map. */
+function memoryNote(init: Record<string, string> = {}): NameNote & { map: Map<string, string> } {
+  const map = new Map(Object.entries(init));
+  return { map, getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v), removeItem: (k) => void map.delete(k) };
+}
 
 let db: SpocDb;
 beforeEach(async () => {
@@ -69,5 +75,26 @@ describe('the user name store', () => {
       there.close();
       Object.assign(Dexie.dependencies, saved);
     }
+  });
+
+  it('notes a rename until IndexedDB has it, so a reload right after Enter keeps it', async () => {
+    const note = memoryNote();
+    const store = new UserNameStore(db, note);
+    await store.ready();
+    const saving = store.set('dora');
+    expect(note.map.get(PENDING_NAME_KEY)).toBe('dora'); // written before anything is awaited
+    await saving;
+    expect(note.map.has(PENDING_NAME_KEY)).toBe(false);
+    expect(await getUserName(db)).toBe('dora');
+  });
+
+  it('finishes a rename whose IndexedDB write was lost when the page went away', async () => {
+    await setUserName(db, 'old');
+    const note = memoryNote({ [PENDING_NAME_KEY]: 'dora' }); // the page left before the write committed
+    const store = new UserNameStore(db, note);
+    await store.ready();
+    expect(store.current).toBe('dora');
+    expect(await getUserName(db)).toBe('dora');
+    expect(note.map.has(PENDING_NAME_KEY)).toBe(false);
   });
 });

@@ -7,6 +7,9 @@
  * synchronous store per database: the header writes through it (the new name is in force at once,
  * before IndexedDB has it), writers read `current` at the moment they write, and a renamed user in
  * another tab arrives through a Dexie live query while anyone is subscribed.
+ *
+ * A rename is also noted synchronously in localStorage until IndexedDB has it: Enter followed at once
+ * by a reload can leave the page before the IndexedDB write commits, and the next start finishes it.
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import { liveQuery, type Subscription } from 'dexie';
@@ -15,7 +18,21 @@ import { getUserName, setUserName } from '../store/meta';
 
 export const DEFAULT_USER = 'annotator';
 
+/** localStorage key of a rename not yet confirmed stored in IndexedDB. */
+export const PENDING_NAME_KEY = 'spoc.user.pendingName';
+
 type Listener = () => void;
+
+/** The part of localStorage the store uses (absent in Node, or where storage is blocked). */
+export type NameNote = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+function pageStorage(): NameNote | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null; // storage blocked by the browser's settings
+  }
+}
 
 export class UserNameStore {
   private name = DEFAULT_USER;
@@ -27,7 +44,16 @@ export class UserNameStore {
   private renames = 0;
   private watch: Subscription | null = null;
 
-  constructor(private readonly db: SpocDb) {
+  constructor(
+    private readonly db: SpocDb,
+    private readonly note: NameNote | null = pageStorage(),
+  ) {
+    const unfinished = readNote(note);
+    if (unfinished) {
+      // The last rename may not have reached IndexedDB (the page went away first): finish it.
+      this.loaded = this.set(unfinished).catch(() => undefined);
+      return;
+    }
     const renames = this.renames;
     this.loaded = getUserName(db).then(
       (stored) => {
@@ -53,12 +79,15 @@ export class UserNameStore {
    */
   async set(name: string): Promise<void> {
     const trimmed = name.trim();
-    if (!trimmed || trimmed === this.name) return;
+    if (!trimmed || (trimmed === this.name && readNote(this.note) !== trimmed)) return;
     this.renames++;
     this.writing++;
     this.adopt(trimmed);
+    writeNote(this.note, trimmed);
     try {
       await setUserName(this.db, trimmed);
+      // Stored: the note is done with, unless a later rename replaced it meanwhile.
+      if (readNote(this.note) === trimmed) writeNote(this.note, null);
     } finally {
       this.writing--;
     }
@@ -90,6 +119,23 @@ export class UserNameStore {
     if (next === this.name) return;
     this.name = next;
     for (const fn of this.listeners) fn();
+  }
+}
+
+function readNote(note: NameNote | null): string | null {
+  try {
+    return note?.getItem(PENDING_NAME_KEY)?.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+function writeNote(note: NameNote | null, name: string | null): void {
+  try {
+    if (name === null) note?.removeItem(PENDING_NAME_KEY);
+    else note?.setItem(PENDING_NAME_KEY, name);
+  } catch {
+    // A full or blocked localStorage only loses the reload safety net; IndexedDB still gets the name.
   }
 }
 
