@@ -176,6 +176,10 @@ export async function runConvert(options: ConvertOptions, io: CliIo): Promise<Co
   if (!FOLDER_FORMATS.includes(from) && FOLDER_FORMATS.includes(to)) {
     io.stdout.write(`note: ${FORMAT_NAMES[from]} carries no frame images, so ${options.output} holds masks${to === 'wtc' ? ' and metadata' : ''} only\n`);
   }
+  const tagged = clips.filter((c) => [...(c.annotations.instances?.get(source)?.values() ?? [])].some((t) => t.length > 0)).length;
+  if (to === 'davis' && tagged > 0) {
+    io.stdout.write(`note: DAVIS masks cannot carry instance tags (their index is the state); the tags of ${tagged} ${tagged === 1 ? 'clip' : 'clips'} were not written\n`);
+  }
   return { clips: clips.length, frames, files: out.length, source, warnings };
 }
 

@@ -1,6 +1,7 @@
 /**
  * COCO JSON with RLE segmentations, readable by pycocotools as is (COCO(), annToMask, COCOeval):
  * one image per frame, categories 1 actionable and 2 transformed, one annotation per (frame, state)
+ * (plus one per tagged instance, below)
  * whose segmentation is `{size: [h, w], counts}` in pycocotools' compressed string form, with `area`
  * and `bbox` exactly as maskUtils.area / maskUtils.toBbox give them, and `iscrowd: 0`.
  * A state absent from an annotated frame has no annotation (COCO has no empty-mask annotations).
@@ -13,10 +14,16 @@
  *              phase?, ignored? {reason, note?, by?, at?}, reviewed?, and "annotated": false for a
  *              frame the source has no mask for (without it, an image with no annotations is an
  *              annotated frame with nothing in either state, as in plain COCO).
+ *   annotations: a tagged instance (instanceRegions.ts) is its own annotation with "instance_id"
+ *              and "spoc_seed": [x, y] (the tag's seed pixel); the rest of its state stays one
+ *              annotation without them, so the union per (image, state) is the frame's mask.
  * Ids are assigned 1, 2, 3, ... in clip and frame order, so the same clips give the same bytes.
  */
+import { encodeLayer } from '../../masks/layers';
+import { encodeRle, type CocoRle } from '../../masks/rle';
 import { rleArea, rleToBbox } from '../../masks/rleOps';
-import { checkClipAnnotations, frameLayer, sourceMasks, type ClipAnnotations, type LayerSource, type OutFile } from './model';
+import { checkClipAnnotations, frameLabelMap, frameLayer, sourceMasks, type ClipAnnotations, type LayerSource, type OutFile } from './model';
+import { sourceTags, splitInstances } from './instanceRegions';
 
 export const COCO_FORMAT = 'spoc-studio/coco';
 export const COCO_VERSION = 1;
@@ -48,6 +55,9 @@ export interface CocoAnnotationJson {
   area: number;
   bbox: [number, number, number, number];
   iscrowd: 0;
+  /** A tagged instance: its number, and the tag's seed pixel [x, y] (extension fields). */
+  instance_id?: number;
+  spoc_seed?: [number, number];
 }
 
 /** The exported document; `JSON.stringify` it (or use exportCocoFile). */
@@ -93,6 +103,7 @@ export function exportCoco(clips: readonly ClipAnnotations[], options: CocoExpor
       subset: clip.subset,
     });
     const masks = sourceMasks(a, source);
+    const tags = sourceTags(a, source);
     a.frames.forEach((f, k) => {
       const imageId = ds.images.length + 1;
       const mask = masks.get(k);
@@ -112,13 +123,9 @@ export function exportCoco(clips: readonly ClipAnnotations[], options: CocoExpor
         annotated: mask ? undefined : false,
       });
       if (!mask) return;
-      const layer = frameLayer(mask, clip);
-      for (const [categoryId, rle] of [
-        [COCO_ACTIONABLE_ID, layer.act],
-        [COCO_TRANSFORMED_ID, layer.trf],
-      ] as const) {
+      const add = (categoryId: number, rle: CocoRle, instance?: { id: number; x: number; y: number }) => {
         const area = rleArea(rle);
-        if (area === 0) continue;
+        if (area === 0) return;
         ds.annotations.push({
           id: ds.annotations.length + 1,
           image_id: imageId,
@@ -127,8 +134,16 @@ export function exportCoco(clips: readonly ClipAnnotations[], options: CocoExpor
           area,
           bbox: rleToBbox(rle),
           iscrowd: 0,
+          ...(instance ? { instance_id: instance.id, spoc_seed: [instance.x, instance.y] as [number, number] } : {}),
         });
-      }
+      };
+      const frameTags = tags.get(k) ?? [];
+      // Untagged frames go straight from the stored RLEs (no pixel is decoded).
+      const split = frameTags.length > 0 ? splitInstances(frameLabelMap(mask, clip), frameTags) : null;
+      for (const part of split?.parts ?? []) add(part.label === 1 ? COCO_ACTIONABLE_ID : COCO_TRANSFORMED_ID, encodeRle(part.mask, clip.height, clip.width), part.tag);
+      const layer = split ? encodeLayer(split.rest) : frameLayer(mask, clip);
+      add(COCO_ACTIONABLE_ID, layer.act);
+      add(COCO_TRANSFORMED_ID, layer.trf);
     });
   });
   return ds;

@@ -15,6 +15,10 @@
  * Images are grouped into clips by video_id (our "videos"), else by "video", else by the folder of
  * file_name, else into one clip named after the JSON file. Frames are ordered by frame_index when
  * every image has one, else kept in file order.
+ *
+ * An annotation with "instance_id" (ours, or any file that numbers instances that way) also becomes
+ * an instance tag of its frame, seeded at its "spoc_seed" or else at its first pixel
+ * (instanceRegions.ts); its pixels are united with its state like any other.
  */
 import { MAX_SIDE } from '../../masks/labelMap';
 import { MaskFormatError } from '../../masks/errors';
@@ -37,6 +41,10 @@ import {
 import { segmentationCounts } from './cocoSegmentation';
 import { resolveStates, unionCounts, type OverlapPolicy } from './stateMasks';
 import { parseIgnored, positiveFps } from './wtcMeta';
+import { readInstanceFields, tagsFromObjects, type ReadInstance } from './instanceRegions';
+import { decodeCounts } from '../../masks/rleRuns';
+import { decodeLayer } from '../../masks/layers';
+import type { SourceTags } from './model';
 
 export interface CocoImportOptions {
   /** The layer the masks become; default: the file's "spoc.source", else gt. */
@@ -57,7 +65,7 @@ const IMAGE_KEYS = new Set([
   'id', 'file_name', 'width', 'height', 'license', 'coco_url', 'flickr_url', 'date_captured',
   'video_id', 'video', 'frame', 'frame_index', 'timestamp_sec', 'phase', 'ignored', 'reviewed', 'annotated',
 ]);
-const ANNOTATION_KEYS = new Set(['id', 'image_id', 'category_id', 'segmentation', 'area', 'bbox', 'iscrowd']);
+const ANNOTATION_KEYS = new Set(['id', 'image_id', 'category_id', 'segmentation', 'area', 'bbox', 'iscrowd', 'instance_id', 'spoc_seed']);
 /** Guards against absurd files before anything per entry is kept. */
 const MAX_ENTRIES = 10_000_000;
 
@@ -75,6 +83,8 @@ interface ImageEntry {
   annotated: boolean;
   act: Uint32Array[];
   trf: Uint32Array[];
+  /** Annotations that name an instance, in file order. */
+  instances: { instance: ReadInstance; state: State; counts: Uint32Array; path: string }[];
 }
 
 interface ClipEntry {
@@ -108,12 +118,19 @@ export function importCoco(input: string | Uint8Array, fileName: string, options
     }
     const ordered = orderFrames(r, entry);
     const masks: SourceMasks = new Map();
+    const tags: SourceTags = new Map();
     ordered.forEach((img, k) => {
       if (!img.annotated && img.act.length === 0 && img.trf.length === 0) return;
       const n = img.width * img.height;
       try {
         const { layer, overlap } = resolveStates(unionCounts(img.act, n), unionCounts(img.trf, n), img.height, img.width, policy);
         masks.set(k, layer);
+        if (img.instances.length > 0) {
+          const map = decodeLayer(layer);
+          const objects = img.instances.map((o) => ({ ...o, label: o.state === 'act' ? 1 : 2, mask: () => decodeCounts(o.counts, img.height, img.width) }));
+          const frameTags = tagsFromObjects(objects, map, (path, problem) => r.warn(path, problem));
+          if (frameTags.length > 0) tags.set(k, frameTags);
+        }
         if (overlap > 0) {
           overlapFrames++;
           overlapPixels += overlap;
@@ -124,6 +141,7 @@ export function importCoco(input: string | Uint8Array, fileName: string, options
       }
     });
     const annotations: ClipAnnotations = { clip: entry.meta, frames: ordered.map((i) => i.frame), sources: new Map([[source, masks]]) };
+    if (tags.size > 0) annotations.instances = new Map([[source, tags]]);
     result.clips.push({ annotations });
   }
   if (overlapFrames > 0) {
@@ -317,6 +335,7 @@ function readImages(
       annotated: annotated === undefined ? true : r.boolean(annotated, at(path, 'annotated')),
       act: [],
       trf: [],
+      instances: [],
     };
     images.set(id, entry);
     clip.images.push(entry);
@@ -352,12 +371,14 @@ function readAnnotations(r: JsonReader, doc: JsonObject, images: Map<Id, ImageEn
     const iscrowd = r.optional(o, 'iscrowd');
     if (iscrowd !== undefined && iscrowd !== 0 && iscrowd !== 1) r.fail(at(path, 'iscrowd'), `must be 0 or 1, got ${describe(iscrowd)}`);
     const counts = segmentationCounts(r, r.required(o, 'segmentation', path), at(path, 'segmentation'), image!);
+    const instance = readInstanceFields(r, o, path, image!.width, image!.height);
     const state = states.get(categoryId);
     if (!state) {
       skipped++;
       return;
     }
     image![state].push(counts);
+    if (instance) image!.instances.push({ instance, state, counts, path });
   });
   tally.report(r, 'annotations');
   if (skipped > 0) r.warn('', `${skipped} annotation(s) of categories other than actionable/transformed were skipped`);

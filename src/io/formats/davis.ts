@@ -11,6 +11,7 @@
  * ignored (reason "other"); void pixels in any other mask become background and are counted in a
  * warning (our layers have no void). `ignored: 'painted'` writes masks as painted and drops ignores.
  * Import assumes `fps` (default 1, as WhereToChange; real DAVIS is 24) for timestamps k / fps.
+ * Instance tags cannot be carried: the PNG index is the state, with no room for an instance number.
  */
 import { labelHistogram } from '../../masks/geometry';
 import { createLabelMap, LABEL, type LabelMap } from '../../masks/labelMap';

@@ -9,6 +9,7 @@
  * codecs produce and the store keeps); frameLabelMap / frameLayer convert on demand, so a COCO ->
  * COCO conversion never decodes a pixel.
  */
+import type { InstanceTag } from '../../annotator/instances';
 import type { LabelMap } from '../../masks/labelMap';
 import { decodeLayer, encodeLayer, type LayerMasks } from '../../masks/layers';
 import { IGNORE_REASONS, type ClipSubset, type FramePhase, type IgnoreReason, type LayerSource, type Osc } from '../../store/types';
@@ -64,7 +65,16 @@ export interface ClipAnnotations {
    * "constructor" misbehaves. Insertion order is kept, so exports are deterministic.
    */
   sources: Map<LayerSource, SourceMasks>;
+  /**
+   * Instance tags per source and frame index ({ id, x, y }: the number of the state region around
+   * the seed pixel; annotator/instances.ts). Absent or empty: no frame has tags. instanceRegions.ts
+   * says which formats carry them.
+   */
+  instances?: Map<LayerSource, SourceTags>;
 }
+
+/** Frame index -> that frame's instance tags (only frames that have some). */
+export type SourceTags = Map<number, readonly InstanceTag[]>;
 
 /**
  * Every format's import result: clips plus, for folder formats, each frame's image file (F is

@@ -4,17 +4,19 @@
  *
  * Frames imported from files keep their file stem (Frame.name, schema v3); frames from videos have
  * none, so exports name those frame0000, frame0001, ... unless the caller passes names. Layer provenance,
- * revisions and reviews are not annotations and stay with the project bundle.
+ * revisions and reviews are not annotations and stay with the project bundle. Instance tags (the
+ * layer's `instances`, { tags: [...] }) travel both ways.
  */
 import { parseLayer } from '../../masks/layers';
 import type { Clip, Frame, Layer, Rle } from '../../store/types';
-import { defaultFrameName, frameLayer, type ClipAnnotations, type FrameMeta, type LayerSource, type SourceMasks } from './model';
+import { defaultFrameName, frameLayer, type ClipAnnotations, type FrameMeta, type LayerSource, type SourceMasks, type SourceTags } from './model';
+import { parseInstanceTags, sourceTags } from './instanceRegions';
 
 export interface StoreClipRows {
   clip: Pick<Clip, 'name' | 'width' | 'height' | 'sampleFps' | 'osc' | 'subset'>;
   /** Frame rows of the clip, any order; indices must be 0..n-1. */
   frames: readonly Frame[];
-  layers: readonly Pick<Layer, 'frameIndex' | 'source' | 'act' | 'trf'>[];
+  layers: readonly (Pick<Layer, 'frameIndex' | 'source' | 'act' | 'trf'> & Partial<Pick<Layer, 'instances'>>)[];
   /** Names for the frames by index (file stems); default frame0000, frame0001, ... */
   frameNames?: readonly string[];
 }
@@ -26,13 +28,21 @@ export function annotationsFromStore(rows: StoreClipRows): ClipAnnotations {
     if (f.index !== k) throw new RangeError(`clip "${rows.clip.name}": frame indices must be 0..${frames.length - 1}; found ${f.index} at position ${k}`);
   });
   const sources = new Map<LayerSource, SourceMasks>();
+  const instances = new Map<LayerSource, SourceTags>();
   for (const l of rows.layers) {
     let masks = sources.get(l.source);
     if (!masks) sources.set(l.source, (masks = new Map()));
     masks.set(l.frameIndex, parseLayer({ act: l.act, trf: l.trf }));
+    const tags = parseInstanceTags(l.instances);
+    if (tags.length > 0) {
+      let bySource = instances.get(l.source);
+      if (!bySource) instances.set(l.source, (bySource = new Map()));
+      bySource.set(l.frameIndex, tags);
+    }
   }
   const { clip } = rows;
   return {
+    ...(instances.size > 0 ? { instances } : {}),
     clip: { name: clip.name, width: clip.width, height: clip.height, fps: clip.sampleFps, osc: { ...clip.osc }, subset: clip.subset },
     frames: frames.map((f, k): FrameMeta => {
       const meta: FrameMeta = { name: rows.frameNames?.[k] ?? f.name ?? defaultFrameName(k), timestampSec: f.timestampSec };
@@ -51,7 +61,7 @@ export interface StoreRowsOut {
   frames: Omit<Frame, 'clipId'>[];
   /** Frame names by index, for callers that keep them (file names in bundles, source records). */
   frameNames: string[];
-  layers: { frameIndex: number; source: LayerSource; act: Rle; trf: Rle }[];
+  layers: { frameIndex: number; source: LayerSource; act: Rle; trf: Rle; instances?: { tags: { id: number; x: number; y: number }[] } }[];
 }
 
 /** The model to store rows; `now` stamps ignores that carry no time (foreign files rarely do). */
@@ -72,9 +82,11 @@ export function storeRowsFromAnnotations(a: ClipAnnotations, now: number): Store
   if (clip.osc) out.clip.osc = { ...clip.osc };
   if (clip.subset) out.clip.subset = clip.subset;
   for (const [source, masks] of a.sources) {
+    const tags = sourceTags(a, source);
     for (const [frameIndex, mask] of [...masks].sort((x, y) => x[0] - y[0])) {
       const { act, trf } = frameLayer(mask, clip);
-      out.layers.push({ frameIndex, source, act, trf });
+      const frameTags = tags.get(frameIndex);
+      out.layers.push({ frameIndex, source, act, trf, ...(frameTags && frameTags.length > 0 ? { instances: { tags: frameTags.map((t) => ({ ...t })) } } : {}) });
     }
   }
   return out;

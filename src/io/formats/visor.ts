@@ -28,6 +28,10 @@
  * the `size` option. VISOR's sparse polygons are in 1920x1080 coordinates: pass `coordinateSize`
  * to scale them onto smaller frames (then the result is no longer exact, of course). Our export
  * lists every frame; a frame the source has no mask for carries `"annotated": false`.
+ *
+ * Instances are entities, as in VISOR: a tagged region (instanceRegions.ts) is written as its own
+ * object of its state's name with "instance_id" and "spoc_seed": [x, y], id "<video>/<frame>/<state>#<n>";
+ * the rest of the state stays one object. Import turns objects with "instance_id" back into tags.
  */
 import { LABEL, MAX_SIDE } from '../../masks/labelMap';
 import { MaskFormatError } from '../../masks/errors';
@@ -48,6 +52,11 @@ import {
   type SourceMasks,
 } from './model';
 import { resolveStates, unionCounts, xorCounts, type OverlapPolicy } from './stateMasks';
+import { maskAsLabelMap, readInstanceFields, sourceTags, splitInstances, tagsFromObjects, type ReadInstance } from './instanceRegions';
+import { decodeCounts } from '../../masks/rleRuns';
+import { decodeLayer } from '../../masks/layers';
+import type { LabelMap } from '../../masks/labelMap';
+import type { SourceTags } from './model';
 
 export const VISOR_DEFAULT_NAMES = { actionable: 'actionable', transformed: 'transformed' } as const;
 const VISOR_CLASS_IDS = { actionable: 1, transformed: 2 } as const;
@@ -66,7 +75,7 @@ export interface VisorJson {
   info: { description: string; width: number; height: number };
   video_annotations: {
     image: { name: string; video: string; image_path: string };
-    annotations: { id: string; name: string; class_id: number; exhaustive: 1; segments: VisorPoint[][] }[];
+    annotations: { id: string; name: string; class_id: number; exhaustive: 1; segments: VisorPoint[][]; instance_id?: number; spoc_seed?: VisorPoint }[];
     annotated?: false;
   }[];
 }
@@ -77,6 +86,7 @@ export function exportVisor(a: ClipAnnotations, options: VisorExportOptions = {}
   const ext = options.imageExtension ?? 'jpg';
   const names = { ...VISOR_DEFAULT_NAMES, ...options.names };
   const masks = sourceMasks(a, options.source ?? 'gt');
+  const tags = sourceTags(a, options.source ?? 'gt');
   const doc: VisorJson = { info: { description: 'SPOC Studio export', width: clip.width, height: clip.height }, video_annotations: [] };
   a.frames.forEach((f, k) => {
     const image = { name: `${f.name}.${ext}`, video: clip.name, image_path: `${clip.name}/${f.name}.${ext}` };
@@ -85,13 +95,12 @@ export function exportVisor(a: ClipAnnotations, options: VisorExportOptions = {}
       doc.video_annotations.push({ image, annotations: [], annotated: false });
       return;
     }
-    const map = frameLabelMap(mask, clip);
     const annotations: VisorJson['video_annotations'][number]['annotations'] = [];
-    for (const state of ['actionable', 'transformed'] as const) {
+    const add = (state: 'actionable' | 'transformed', map: LabelMap, instance?: { id: number; x: number; y: number }) => {
       const rings = traceContours(map, state === 'actionable' ? LABEL.actionable : LABEL.transformed);
-      if (rings.length === 0) continue;
+      if (rings.length === 0) return;
       annotations.push({
-        id: `${clip.name}/${f.name}/${state}`,
+        id: `${clip.name}/${f.name}/${state}${instance ? `#${instance.id}` : ''}`,
         name: names[state],
         class_id: VISOR_CLASS_IDS[state],
         exhaustive: 1,
@@ -100,8 +109,13 @@ export function exportVisor(a: ClipAnnotations, options: VisorExportOptions = {}
           for (let i = 0; i < ring.length; i += 2) points.push([ring[i], ring[i + 1]]);
           return points;
         }),
+        ...(instance ? { instance_id: instance.id, spoc_seed: [instance.x, instance.y] as VisorPoint } : {}),
       });
-    }
+    };
+    const { parts, rest } = splitInstances(frameLabelMap(mask, clip), tags.get(k) ?? []);
+    for (const part of parts) add(part.label === 1 ? 'actionable' : 'transformed', maskAsLabelMap(part.mask, clip.width, clip.height, part.label), part.tag);
+    add('actionable', rest);
+    add('transformed', rest);
     doc.video_annotations.push({ image, annotations });
   });
   return doc;
@@ -128,7 +142,7 @@ export interface VisorImportOptions {
 const TOP_KEYS = new Set(['info', 'video_annotations']);
 const ENTRY_KEYS = new Set(['image', 'annotations', 'annotated']);
 const IMAGE_KEYS = new Set(['name', 'video', 'image_path', 'subsequence']);
-const OBJECT_KEYS = new Set(['id', 'name', 'class_id', 'segments', 'exhaustive', 'in_contact_object', 'on_which_hand', 'type']);
+const OBJECT_KEYS = new Set(['id', 'name', 'class_id', 'segments', 'exhaustive', 'in_contact_object', 'on_which_hand', 'type', 'instance_id', 'spoc_seed']);
 const MAX_ENTRIES = 10_000_000;
 
 interface Frame {
@@ -137,6 +151,8 @@ interface Frame {
   annotated: boolean;
   act: Uint32Array[];
   trf: Uint32Array[];
+  /** Objects that name an instance, in file order. */
+  instances: { instance: ReadInstance; state: 'act' | 'trf'; counts: Uint32Array; path: string }[];
 }
 
 export function importVisor(input: string | Uint8Array, fileName: string, options: VisorImportOptions = {}): ImportResult {
@@ -183,6 +199,7 @@ export function importVisor(input: string | Uint8Array, fileName: string, option
       annotated: annotated === undefined ? true : r.boolean(annotated, at(path, 'annotated')),
       act: [],
       trf: [],
+      instances: [],
     };
 
     r.array(r.required(entry, 'annotations', path), at(path, 'annotations'), MAX_ENTRIES).forEach((rawObj, j) => {
@@ -192,12 +209,15 @@ export function importVisor(input: string | Uint8Array, fileName: string, option
       const objName = r.string(r.required(obj, 'name', op), at(op, 'name'), 1000);
       const segments = r.array(r.required(obj, 'segments', op), at(op, 'segments'));
       const counts = segments.map((seg, k) => polygon(r, seg, at(at(op, 'segments'), k), h, w, scale));
+      const instance = readInstanceFields(r, obj, op, w, h);
       const state = stateOf.get(objName.trim().toLowerCase());
       if (!state) {
         skipped.set(objName, (skipped.get(objName) ?? 0) + 1);
         return;
       }
-      frame[state].push(xorCounts(counts, w * h));
+      const united = xorCounts(counts, w * h);
+      frame[state].push(united);
+      if (instance) frame.instances.push({ instance, state, counts: united, path: op });
     });
     let list = clips.get(video);
     if (!list) clips.set(video, (list = []));
@@ -217,12 +237,18 @@ export function importVisor(input: string | Uint8Array, fileName: string, option
   const result: ImportResult = { clips: [], warnings };
   for (const [video, frames] of clips) {
     const masks: SourceMasks = new Map();
+    const tags: SourceTags = new Map();
     frames.forEach((f, k) => {
       f.meta.timestampSec = k / fps;
       if (!f.annotated && f.act.length === 0 && f.trf.length === 0) return;
       try {
         const { layer, overlap } = resolveStates(unionCounts(f.act, w * h), unionCounts(f.trf, w * h), h, w, policy);
         masks.set(k, layer);
+        if (f.instances.length > 0) {
+          const objects = f.instances.map((o) => ({ ...o, label: o.state === 'act' ? 1 : 2, mask: () => decodeCounts(o.counts, h, w) }));
+          const frameTags = tagsFromObjects(objects, decodeLayer(layer), (path, problem) => r.warn(path, problem));
+          if (frameTags.length > 0) tags.set(k, frameTags);
+        }
         if (overlap > 0) {
           overlapFrames++;
           overlapPixels += overlap;
@@ -237,6 +263,7 @@ export function importVisor(input: string | Uint8Array, fileName: string, option
         clip: { name: video, width: w, height: h, fps },
         frames: frames.map((f) => f.meta),
         sources: new Map([[options.source ?? 'gt', masks]]),
+        ...(tags.size > 0 ? { instances: new Map([[options.source ?? 'gt', tags]]) } : {}),
       },
     });
   }

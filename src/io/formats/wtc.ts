@@ -7,7 +7,8 @@
  *   <verb>_<noun>/meta/<video>.json                     our metadata file (wtcMeta.ts)
  *
  * Masks are written as painted (0 background, 1 actionable, 2 transformed), also on ignored frames:
- * ignores, phases, timestamps and the OSC texts live in the metadata file, so nothing is lost and
+ * ignores, phases, timestamps, the OSC texts and instance tags (frames[].instances; the PNG index
+ * is the state, so it cannot hold instance numbers) live in the metadata file, so nothing is lost and
  * the PNGs stay what SPOC's evaluation reads. The layout has one mask tree, so one export carries
  * one source (the metadata says which); export predictions to a separate root.
  *
@@ -30,6 +31,7 @@ import { fileBytes, frameImageFile, sizeFromHeaders } from './folderFiles';
 import {
   checkClipAnnotations,
   frameLabelMap,
+  isLabelMap,
   pathSegmentProblem,
   sourceMasks,
   type ClipAnnotations,
@@ -42,6 +44,8 @@ import {
   type SourceMasks,
 } from './model';
 import { parseWtcMeta, wtcMetaJson, type WtcMeta } from './wtcMeta';
+import { sourceTags, splitInstances } from './instanceRegions';
+import type { SourceTags } from './model';
 
 export const WTC_MASKS_DIR = 'gt/masks';
 export const WTC_META_DIR = 'meta';
@@ -85,14 +89,20 @@ export function exportWtc(a: ClipAnnotations, options: WtcExportOptions = {}): O
     if (image) out.push(frameImageFile(`${root}/${framesDir}/${video}`, f.name, image));
   });
   const masks = sourceMasks(a, source);
+  const tags = sourceTags(a, source);
+  // Only tags that name a region of their frame's mask are written (a stale one names nothing).
+  const usable: SourceTags = new Map();
   a.frames.forEach((f, k) => {
     const mask = masks.get(k);
     if (mask) {
       const map = frameLabelMap(mask, a.clip);
       out.push({ path: `${root}/${WTC_MASKS_DIR}/${video}/${f.name}.png`, data: encodeIndexedPng(map, RELEASE_PALETTE) });
+      const frameTags = tags.get(k);
+      const parts = frameTags?.length ? splitInstances(map, frameTags).parts : [];
+      if (parts.length > 0) usable.set(k, parts.map((p) => p.tag));
     }
   });
-  out.push({ path: `${root}/${WTC_META_DIR}/${video}.json`, data: new TextEncoder().encode(wtcMetaJson(a, source)) });
+  out.push({ path: `${root}/${WTC_META_DIR}/${video}.json`, data: new TextEncoder().encode(wtcMetaJson({ ...a, instances: new Map([[source, usable]]) }, source)) });
   return out;
 }
 
@@ -207,10 +217,18 @@ async function importVideo(
 
   const source = options.source ?? meta?.source ?? 'gt';
   const subset = meta ? meta.subset : subsetOf(osc.verb, osc.noun);
+  const tags: SourceTags = new Map();
+  for (const [k, frameTags] of meta?.instances ?? []) {
+    const mask = masks.get(k);
+    const kept = mask && isLabelMap(mask) ? frameTags.filter((t) => mask.data[t.y * mask.width + t.x] === 1 || mask.data[t.y * mask.width + t.x] === 2) : [];
+    if (kept.length < frameTags.length) warnings.push(`${metaPath}: frames[${k}].instances: ${frameTags.length - kept.length} tag(s) not on a painted pixel of ${frames[k].name}'s mask were dropped`);
+    if (kept.length > 0) tags.set(k, kept);
+  }
   const annotations: ClipAnnotations = {
     clip: { name: video.video, width: size.width, height: size.height, fps, osc, ...(subset ? { subset } : {}) },
     frames,
     sources: new Map([[source, masks]]),
+    ...(tags.size > 0 ? { instances: new Map([[source, tags]]) } : {}),
   };
   return { annotations, frameFiles };
 }

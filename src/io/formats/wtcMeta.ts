@@ -21,7 +21,9 @@
  *       "phase": "initial" | "transitioning" | "end",                       optional
  *       "ignored": { "reason": "not_visible" | "too_blurry" | "indistinguishable" | "mixed" | "other",
  *                    "note": "...", "by": "ann", "at": 1700000000000 },    optional; note/by/at optional
- *       "reviewed": true }                     optional
+ *       "reviewed": true,                      optional
+ *       "instances": [{ "id": 2, "x": 40, "y": 31 }] }   optional: instance tags of this frame's mask
+ *                                              (the state region around pixel x, y is instance id)
  *   ]
  * }
  * Unknown fields are reported as warnings and ignored; a missing required field or a wrong type is
@@ -42,6 +44,7 @@ import {
   type ClipSubset,
 } from './model';
 import { MAX_SIDE } from '../../masks/labelMap';
+import { MAX_INSTANCE_ID, sourceTags, type InstanceTag } from './instanceRegions';
 
 export const WTC_META_FORMAT = 'spoc-studio/wtc-meta';
 export const WTC_META_VERSION = 1;
@@ -50,7 +53,8 @@ const MAX_META_CHARS = 32 * 2 ** 20;
 const MAX_FRAMES = 1_000_000;
 
 const TOP_KEYS = new Set(['format', 'version', 'video', 'verb', 'noun', 'actionable', 'transformed', 'subset', 'fps', 'width', 'height', 'source', 'frames']);
-const FRAME_KEYS = new Set(['name', 'timestamp_sec', 'phase', 'ignored', 'reviewed']);
+const FRAME_KEYS = new Set(['name', 'timestamp_sec', 'phase', 'ignored', 'reviewed', 'instances']);
+const TAG_KEYS = new Set(['id', 'x', 'y']);
 const IGNORED_KEYS = new Set(['reason', 'note', 'by', 'at']);
 
 /** What a metadata file says, in model terms. */
@@ -66,11 +70,14 @@ export interface WtcMeta {
   height?: number;
   source?: LayerSource;
   frames: FrameMeta[];
+  /** Instance tags by frame position (only frames that list some). */
+  instances: Map<number, InstanceTag[]>;
 }
 
 /** The metadata JSON text for one clip (deterministic: same clip, same bytes). */
 export function wtcMetaJson(a: ClipAnnotations, source: LayerSource): string {
   const { clip } = a;
+  const tags = sourceTags(a, source);
   const osc: Partial<Osc> = clip.osc ?? {};
   const doc = {
     format: WTC_META_FORMAT,
@@ -85,12 +92,13 @@ export function wtcMetaJson(a: ClipAnnotations, source: LayerSource): string {
     width: clip.width,
     height: clip.height,
     source,
-    frames: a.frames.map((f) => ({
+    frames: a.frames.map((f, k) => ({
       name: f.name,
       timestamp_sec: f.timestampSec,
       phase: f.phase,
       ignored: f.ignored && { reason: f.ignored.reason, note: f.ignored.note, by: f.ignored.by, at: f.ignored.at },
       reviewed: f.reviewed,
+      instances: tags.get(k)?.length ? tags.get(k)!.map((t) => ({ id: t.id, x: t.x, y: t.y })) : undefined,
     })),
   };
   // JSON.stringify drops undefined fields, so absent optional values are simply not written.
@@ -118,6 +126,7 @@ export function parseWtcMeta(text: string | Uint8Array, fileName: string, expect
     noun: r.nonEmptyString(r.required(doc, 'noun', ''), 'noun', 200).trim(),
     fps: positiveFps(r, r.required(doc, 'fps', ''), 'fps'),
     frames: [],
+    instances: new Map(),
   };
   const actionable = r.optional(doc, 'actionable');
   if (actionable !== undefined) meta.actionable = r.string(actionable, 'actionable');
@@ -156,9 +165,30 @@ export function parseWtcMeta(text: string | Uint8Array, fileName: string, expect
     if (ignored !== undefined) frame.ignored = parseIgnored(r, ignored, at(path, 'ignored'));
     const reviewed = r.optional(f, 'reviewed');
     if (reviewed !== undefined) frame.reviewed = r.boolean(reviewed, at(path, 'reviewed'));
+    const instances = r.optional(f, 'instances');
+    if (instances !== undefined) {
+      const tags = parseTags(r, instances, at(path, 'instances'), meta.width, meta.height);
+      if (tags.length > 0) meta.instances.set(k, tags);
+    }
     meta.frames.push(frame);
   });
   return meta;
+}
+
+/** `[{ id, x, y }]`: instance numbers are 1..999 and used once per frame; seeds lie in the frame when its size is known. */
+function parseTags(r: JsonReader, raw: unknown, path: string, width: number | undefined, height: number | undefined): InstanceTag[] {
+  const ids = new Set<number>();
+  return r.array(raw, path, MAX_INSTANCE_ID).map((rawTag, i) => {
+    const p = at(path, i);
+    const o = r.object(rawTag, p);
+    r.unknownFields(o, TAG_KEYS, p);
+    const id = r.integer(r.required(o, 'id', p), at(p, 'id'), 1, MAX_INSTANCE_ID);
+    if (ids.has(id)) r.fail(at(p, 'id'), `${id} is used twice on this frame (an instance number names one region)`);
+    ids.add(id);
+    const x = r.integer(r.required(o, 'x', p), at(p, 'x'), 0, (width ?? MAX_SIDE) - 1);
+    const y = r.integer(r.required(o, 'y', p), at(p, 'y'), 0, (height ?? MAX_SIDE) - 1);
+    return { id, x, y };
+  });
 }
 
 /** `{ reason, note?, by?, at? }`, shared with the COCO extension fields. */
