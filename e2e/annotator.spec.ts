@@ -47,7 +47,7 @@ test('brush, eraser and polygon paint the geometry they were given, and it is st
   near(a.act, capsule(200));
   near(a.trf, capsule(150));
 
-  // Erase the middle of the actionable stroke: with "protect other class" on, the eraser removes the active class.
+  // Erase the middle of the actionable stroke (the eraser erases whatever it covers; protect governs painting).
   await page.keyboard.press('1');
   await page.keyboard.press('e');
   await drag(page, 150, 100, 200, 100);

@@ -15,14 +15,10 @@ describe('paintTable (the protect rule)', () => {
     expect(on(paintTable(2, false, 2))).toEqual([2, 2, 2, 2]);
   });
 
-  it('erasing with protect on removes only the active class', () => {
-    expect(on(paintTable(0, true, 1))).toEqual([0, 0, 2, 4]);
-    expect(on(paintTable(0, true, 2))).toEqual([0, 1, 0, 4]);
-    // Active class 0: nothing to spare.
+  it('erasing removes every label, protect on or off: an eraser erases, protect governs painting', () => {
+    expect(on(paintTable(0, true, 1))).toEqual([0, 0, 0, 0]);
+    expect(on(paintTable(0, true, 2))).toEqual([0, 0, 0, 0]);
     expect(on(paintTable(0, true, 0))).toEqual([0, 0, 0, 0]);
-  });
-
-  it('erasing with protect off removes everything', () => {
     expect(on(paintTable(0, false, 1))).toEqual([0, 0, 0, 0]);
   });
 

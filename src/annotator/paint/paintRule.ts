@@ -7,11 +7,10 @@
  *   painting class c (1 or 2), protect on : only pixels that are 0 (or already c) become c, so the
  *                                           other class, and any imported label, is left alone;
  *   painting class c,          protect off: every pixel becomes c;
- *   erasing (class 0),         protect on : only pixels of the active class become 0 — the eraser
- *                                           removes what you are working on and spares the other
- *                                           class; with active class 0 there is nothing to spare,
- *                                           so it erases everything;
- *   erasing,                   protect off: every pixel becomes 0.
+ *   erasing (class 0)                     : every pixel becomes 0, protect on or off. An eraser
+ *                                           erases: "protect other class" guards against painting
+ *                                           over the other state by accident, and an eraser that
+ *                                           silently skipped it (as it once did) looked broken.
  */
 
 export type PaintClass = 0 | 1 | 2;
@@ -21,18 +20,18 @@ export type WriteTable = Uint8Array;
 
 /**
  * The table for writing `value` (a PaintClass; the move tool also passes the label it drags, which
- * may be an imported one) with the given protect option and active class.
+ * may be an imported one) with the given protect option. `_activeClass` is kept so callers need not
+ * change; the rule no longer depends on it.
  */
-export function paintTable(value: number, protect: boolean, activeClass: number): WriteTable {
+export function paintTable(value: number, protect: boolean, _activeClass?: number): WriteTable {
   const table = new Uint8Array(256);
-  for (let old = 0; old < 256; old++) table[old] = writes(old, value, protect, activeClass) ? value : old;
+  for (let old = 0; old < 256; old++) table[old] = writes(old, value, protect) ? value : old;
   return table;
 }
 
-function writes(old: number, value: number, protect: boolean, activeClass: number): boolean {
-  if (!protect) return true;
-  if (value !== 0) return old === 0 || old === value;
-  return activeClass === 0 || old === activeClass;
+function writes(old: number, value: number, protect: boolean): boolean {
+  if (!protect || value === 0) return true;
+  return old === 0 || old === value;
 }
 
 /** Whether the table changes `label` (a flood fill or a move of a whole region asks this once). */

@@ -90,19 +90,20 @@ describe('BrushTool', () => {
     expect(map.data[50 * 200 + 60]).toBe(1);
   });
 
-  it('erase with protect on removes only the active class; with protect off everything', () => {
+  it('the eraser erases the other state too while protect is on (protect governs painting only)', () => {
     const map = halfTransformed();
-    const d = new ToolDriver(map, 'brush', { brushSize: 10, activeClass: 1 });
+    const d = new ToolDriver(map, 'brush', { brushSize: 10, activeClass: 1, protect: true });
     d.drag([[110, 20], [190, 20]]); // some 1s on the right half
     d.use('eraser');
-    d.ctx.protect = true;
-    d.drag([[20, 20], [190, 20]]);
+    d.drag([[20, 20], [190, 20]]); // across the 2s on the left and the 1s on the right
     expect(labelArea(map, 1)).toBe(0);
-    expect(labelArea(map, 2)).toBe(100 * 100); // the 2s survived
-    expect(d.ctx.commits.map((p) => p.action)).toEqual(['brush', 'erase']);
-    d.ctx.protect = false;
-    d.drag([[20, 20], [90, 20]]);
+    expect(map.data[20 * 200 + 50]).toBe(0); // a transformed pixel under the stroke: gone
     expect(labelArea(map, 2)).toBeLessThan(100 * 100);
+    expect(d.ctx.commits.map((p) => p.action)).toEqual(['brush', 'erase']);
+    // The secondary button of the brush erases the same way.
+    d.use('brush');
+    d.drag([[50, 70], [60, 70]], { button: 2 });
+    expect(map.data[70 * 200 + 55]).toBe(0);
   });
 
   it('the secondary button erases with the brush tool', () => {

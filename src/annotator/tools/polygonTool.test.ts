@@ -62,14 +62,14 @@ describe('PolygonTool', () => {
     expect(d.ctx.commits).toHaveLength(0);
   });
 
-  it('a polygon started with the secondary button cuts (sets to 0), honouring protect', () => {
+  it('a polygon started with the secondary button cuts (sets to 0) every state, protect or not', () => {
     const map = createLabelMap(20, 20, 1);
     map.data.fill(2, 0, 20 * 5); // top five rows transformed
     const d = new ToolDriver(map, 'polygon', { protect: true, activeClass: 1 });
     d.click(0, 0, { button: 2 }).click(20, 0).click(20, 10).click(0, 10);
     d.key('Enter');
-    expect(labelArea(map, 2)).toBe(100); // protected
-    expect(labelArea(map, 0)).toBe(100); // rows 5..9 cut
+    expect(labelArea(map, 2)).toBe(0); // a cut erases: protect governs painting only
+    expect(labelArea(map, 0)).toBe(200); // rows 0..9 cut
     expect(d.ctx.commits[0].action).toBe('polygon.cut');
   });
 
