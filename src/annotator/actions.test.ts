@@ -47,6 +47,17 @@ function context(state: Partial<EditorState> = {}): ActionContext & { commands: 
 const key = (k: string, mods: Partial<Omit<KeyInput, 'key'>> = {}): KeyInput => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
 
 describe('ACTIONS', () => {
+  it('Shift+1 / Shift+2 fit and show 1:1 on a US keyboard (keys "!" and "@"), not class 1 / 2', () => {
+    const ctx = context();
+    expect(handleShortcut(key('!', { shiftKey: true, code: 'Digit1' }), ctx)?.id).toBe('view.fit');
+    expect(handleShortcut(key('@', { shiftKey: true, code: 'Digit2' }), ctx)?.id).toBe('view.actualSize');
+    expect(ctx.commands.fitView).toHaveBeenCalledOnce();
+    expect(ctx.commands.actualSize).toHaveBeenCalledOnce();
+    expect(ctx.commands.setClass).not.toHaveBeenCalled();
+    // The plain digit still picks the class.
+    expect(handleShortcut(key('1', { code: 'Digit1' }), ctx)?.id).toBe('class.1');
+  });
+
   it('have unique ids and no two share a shortcut', () => {
     expect(new Set(ACTIONS.map((a) => a.id)).size).toBe(ACTIONS.length);
     const seen = new Map<string, string>();

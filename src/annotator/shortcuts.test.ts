@@ -44,6 +44,17 @@ describe('shortcutMatches', () => {
     expect(shortcutMatches('[', key('[', { ctrlKey: true }))).toBe(false);
   });
 
+  it('Shift+digit compares the physical key (code): a US keyboard types "!" for Shift+1', () => {
+    const usShift1 = key('!', { shiftKey: true, code: 'Digit1' });
+    const usShift2 = key('@', { shiftKey: true, code: 'Digit2' });
+    expect(shortcutMatches('shift+1', usShift1)).toBe(true);
+    expect(shortcutMatches('shift+2', usShift2)).toBe(true);
+    expect(shortcutMatches('shift+1', usShift2)).toBe(false);
+    expect(shortcutMatches('shift+1', key('1', { code: 'Digit1' }))).toBe(false); // Shift still has to be down
+    expect(shortcutMatches('1', usShift1)).toBe(false); // "!" is not the class key
+    expect(shortcutMatches('shift+1', key('!', { shiftKey: true, code: 'Numpad1' }))).toBe(false);
+  });
+
   it('named keys: Shift must match', () => {
     expect(shortcutMatches('ArrowLeft', key('ArrowLeft'))).toBe(true);
     expect(shortcutMatches('ArrowLeft', key('ArrowLeft', { shiftKey: true }))).toBe(false);

@@ -6,6 +6,9 @@
  * Matching rules:
  *   - letters and named keys compare case-insensitively, and Shift must match ('z' vs 'shift+z');
  *   - a digit or symbol ('1', '?', '[') ignores Shift, because some layouts need Shift to type it;
+ *   - 'shift+<digit>' compares the physical key (KeyboardEvent.code 'Digit1'), because what Shift
+ *     plus a digit types depends on the layout ('!' on US, '1' on AZERTY): comparing `key` alone
+ *     meant Shift+1 never fired on a US keyboard;
  *     for the same reason a bare symbol also matches when typed with AltGr (Ctrl+Alt on Windows);
  *   - 'ctrl' means Ctrl on Windows/Linux and Ctrl or Cmd on macOS (Cmd+Z is undo there); a Meta
  *     (Windows/Super) key elsewhere never matches, it belongs to the OS;
@@ -14,6 +17,8 @@
 
 export interface KeyInput {
   key: string;
+  /** The physical key ('Digit1', 'KeyZ'), when known; used for 'shift+<digit>' shortcuts. */
+  code?: string;
   ctrlKey: boolean;
   metaKey: boolean;
   shiftKey: boolean;
@@ -50,7 +55,8 @@ export function parseShortcut(shortcut: string): ParsedShortcut {
 
 export function shortcutMatches(shortcut: string | ParsedShortcut, event: KeyInput, options: ShortcutOptions = {}): boolean {
   const s = typeof shortcut === 'string' ? parseShortcut(shortcut) : shortcut;
-  if (normaliseKey(event.key) !== s.key) return false;
+  const physicalDigit = s.shift && /^[0-9]$/.test(s.key) && event.code === `Digit${s.key}`;
+  if (normaliseKey(event.key) !== s.key && !physicalDigit) return false;
   const symbol = isSymbol(s.key);
   let ctrl = event.ctrlKey || (options.mac === true && event.metaKey);
   let alt = event.altKey;
