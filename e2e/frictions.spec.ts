@@ -5,7 +5,8 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { createProject } from './helpers/app';
-import { readRows } from './helpers/store';
+import { readRows, storedFramePixels } from './helpers/store';
+import { readBarcode, barcodeRect } from '../src/demo/barcode';
 
 async function failAnImport(page: Page): Promise<void> {
   await page.getByTestId('import-video').setInputFiles({ name: 'broken.mp4', mimeType: 'video/mp4', buffer: Buffer.from('not a video at all') });
@@ -99,5 +100,71 @@ test('"with frame images" is offered only for the folder formats that store imag
   for (const [format, offered] of [['wtc', true], ['davis', true], ['coco', false], ['visor', false]] as const) {
     await page.getByLabel('Export format').selectOption(format);
     await expect(checkbox).toHaveCount(offered ? 1 : 0);
+  }
+});
+
+test('the import form remembers its choices per project', async ({ page }) => {
+  await createProject(page, 'Dogs');
+  const dogs = page.url();
+  await expect(page.getByLabel('Object')).toHaveValue('');
+  await page.getByLabel('Verb', { exact: true }).selectOption('peeling');
+  await page.getByLabel('Object').fill('dog');
+  await page.getByLabel('Video sampling').fill('2');
+  await page.getByRole('link', { name: 'SPOC Studio' }).click();
+  await page.goto(dogs);
+  await expect(page.getByLabel('Verb', { exact: true })).toHaveValue('peeling');
+  await expect(page.getByLabel('Object')).toHaveValue('dog');
+  await expect(page.getByLabel('Video sampling')).toHaveValue('2');
+  await page.reload();
+  await expect(page.getByLabel('Object')).toHaveValue('dog');
+
+  // Another project starts from its own (empty) form, not from a carrot nobody chose.
+  await createProject(page, 'Cats');
+  await expect(page.getByLabel('Object')).toHaveValue('');
+  await expect(page.getByLabel('Verb', { exact: true })).toHaveValue('grating');
+});
+
+test('Tab reaches the import buttons and Enter opens the file picker', async ({ page }) => {
+  await createProject(page, 'Keyboard');
+  await page.getByLabel('Video sampling').focus();
+  // After the rate field (and the demo video link) come the three import buttons, in order.
+  const reached: string[] = [];
+  for (let i = 0; i < 6 && reached.length < 3; i++) {
+    await page.keyboard.press('Tab');
+    const text = (await page.locator(':focus').textContent()) ?? '';
+    if (/…$/.test(text)) reached.push(text);
+  }
+  expect(reached.map((t) => t.replace(/^Video files?/, 'Video'))).toEqual(['Video…', 'Folder of frames / WhereToChange…', 'Zip of frames / WhereToChange…']);
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.locator(':focus')).toHaveText(/^Video files?…$/);
+  const chooser = page.waitForEvent('filechooser');
+  await page.keyboard.press('Enter');
+  await chooser;
+});
+
+test('sampling above the video\'s own rate takes every frame once, at its rate, and says so', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  await createProject(page, 'Rates');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: /Download a generated demo video/ }).click();
+  const file = testInfo.outputPath('demo-10fps.webm');
+  await (await download).saveAs(file);
+
+  // The demo video runs at 10 fps for 20 s, its frame number drawn in each frame.
+  await page.getByLabel('Video sampling').fill('25');
+  await page.getByTestId('import-video').setInputFiles(file);
+  await expect(page.getByTestId('clip-card')).toHaveCount(1, { timeout: 120_000 });
+  await expect(page.getByRole('status').filter({ hasText: "sampled at 10 fps, the video's own frame rate, instead of the 25 fps asked for" })).toBeVisible();
+  const [clip] = await readRows<{ id: string; frameCount: number; sampleFps: number; width: number; height: number }>(page, 'clips');
+  expect(clip).toMatchObject({ frameCount: 200, sampleFps: 10 });
+  const frames = (await readRows<{ clipId: string; index: number; timestampSec: number }>(page, 'frames')).sort((a, b) => a.index - b.index);
+  expect(frames.map((f) => f.timestampSec)).toEqual(Array.from({ length: 200 }, (_, k) => k / 10));
+  const rect = barcodeRect(clip.width, clip.height);
+  for (const k of [0, 1, 2, 99, 199]) {
+    const px = await storedFramePixels(page, clip.id, k, rect);
+    const data = new Uint8ClampedArray(clip.width * clip.height * 4);
+    for (let y = 0; y < px.height; y++) data.set(Uint8ClampedArray.from(px.data).subarray(y * px.width * 4, (y + 1) * px.width * 4), ((rect.y + y) * clip.width + rect.x) * 4);
+    expect(readBarcode({ width: clip.width, height: clip.height, data }), `frame ${k}`).toBe(k);
   }
 });

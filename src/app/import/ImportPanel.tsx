@@ -1,6 +1,6 @@
 /**
  * Adds clips to a project: a video (sampled at a chosen rate), a folder or zip of frames, or a
- * WhereToChange-layout folder or zip (detected by its JPEGImages_1fps folders). Shows progress and
+ * WhereToChange-layout folder or zip (detected by its JPEGImages_<rate>fps folders). Shows progress and
  * lets the user cancel; a failure names the file and the problem and leaves the project unchanged.
  */
 import { useRef, useState } from 'react';
@@ -16,16 +16,15 @@ import { currentUserName } from '../../workspace/user';
 import type { Project } from '../../store/types';
 import { importFileList, importVideoFile, importZipFile, type ImportOptions, type ImportProgress, type ImportResult } from './runImport';
 import { DemoVideoButton } from '../demo/DemoVideoButton';
+import { FilePick } from './FilePick';
+import { useImportForm } from './useImportForm';
 
 type Kind = 'video' | 'folder' | 'zip';
 
 export function ImportPanel({ project }: { project: Project }) {
   const db = useDb();
-  const [verb, setVerb] = useState<string>('grating');
-  const [noun, setNoun] = useState('carrot');
-  const [actionable, setActionable] = useState('');
-  const [transformed, setTransformed] = useState('');
-  const [fps, setFps] = useState(project.settings.sampleFps);
+  // Remembered per project (importFormMemory.ts): the form no longer resets to grating / carrot.
+  const { verb, setVerb, noun, setNoun, actionable, setActionable, transformed, setTransformed, fps, setFps } = useImportForm(project.id, project.settings.sampleFps);
   const [progress, setProgress] = useState<ImportProgress | null>(null);
   const abort = useRef<AbortController | null>(null);
   const defaults = describeOsc(verb, noun || 'object');
@@ -85,7 +84,7 @@ export function ImportPanel({ project }: { project: Project }) {
           <option value="__other">other…</option>
         </select>
         <label htmlFor="imp-noun">Object</label>
-        <input id="imp-noun" list="imp-nouns" className={field} value={noun} onChange={(e) => setNoun(e.target.value)} />
+        <input id="imp-noun" list="imp-nouns" className={field} placeholder="what is changing, e.g. carrot" value={noun} onChange={(e) => setNoun(e.target.value)} />
         <datalist id="imp-nouns">
           {isKnownVerb(verb) && [...VERB_SPECS[verb].seen, ...VERB_SPECS[verb].novel].map((n) => <option key={n} value={n} />)}
         </datalist>
@@ -105,6 +104,7 @@ export function ImportPanel({ project }: { project: Project }) {
         <span className="flex items-center gap-2">
           <input id="imp-fps" type="number" min={0.1} max={60} step={0.1} className={`${field} w-24`} value={fps} onChange={(e) => setFps(Number(e.target.value))} />
           fps
+          <span className="text-xs text-zinc-500">(a video is never sampled above its own rate)</span>
         </span>
       </div>
       <p className="mt-2 flex items-center justify-between text-xs text-zinc-500">
@@ -129,29 +129,5 @@ export function ImportPanel({ project }: { project: Project }) {
         </div>
       )}
     </section>
-  );
-}
-
-function FilePick(props: { label: string; testId: string; accept?: string; directory?: boolean; disabled: boolean; onFiles: (f: File[]) => void }) {
-  const extra = props.directory ? { webkitdirectory: '', directory: '' } : {};
-  return (
-    <label className={`cursor-pointer rounded bg-sky-800 px-3 py-1.5 text-sm hover:bg-sky-700 ${props.disabled ? 'pointer-events-none opacity-50' : ''}`}>
-      {props.label}
-      <input
-        type="file"
-        className="hidden"
-        data-testid={props.testId}
-        accept={props.accept}
-        multiple={props.directory}
-        disabled={props.disabled}
-        {...extra}
-        onChange={(e) => {
-          // Copy before clearing: the same file can then be picked again after a failed import.
-          const files = Array.from(e.target.files ?? []);
-          props.onFiles(files);
-          e.target.value = '';
-        }}
-      />
-    </label>
   );
 }

@@ -44,7 +44,9 @@ export async function importVideoFile(db: SpocDb, file: File, o: ImportOptions):
     signal: o.signal,
     onProgress: (done, total) => o.onProgress?.({ stage: `Decoding ${file.name}`, done, total }),
   });
-  return commitDrafts(db, [videoDraft(o.ctx, o.osc, file, video, o.sampleFps)], o);
+  // The clip records the rate actually sampled (the video's own when the one asked for was higher).
+  const result = await commitDrafts(db, [videoDraft(o.ctx, o.osc, file, video, video.fps)], o);
+  return { ...result, remarks: [...(video.remark ? [video.remark] : []), ...result.remarks] };
 }
 
 /** A picked folder (webkitdirectory) or a multi-selection of images. */

@@ -18,6 +18,10 @@ export interface SampledFrame {
 export interface SampledVideo {
   meta: VideoMeta;
   frames: SampledFrame[];
+  /** The rate the frames were sampled at (meta.sampleFps): the clip's rate. */
+  fps: number;
+  /** Why that rate differs from the one asked for (it reached the video's own), or null. */
+  remark: string | null;
 }
 
 export interface SampleVideoOptions {
@@ -62,9 +66,15 @@ export function sampleVideo(file: File, options: SampleVideoOptions): Promise<Sa
           };
           options.onProgress?.(msg.index + 1, meta?.frameCount ?? msg.index + 1);
           break;
-        case 'done':
-          finish(() => (meta ? resolve({ meta, frames }) : reject(new ImportError(file.name, 'decoder ended without metadata'))));
+        case 'done': {
+          const m = meta;
+          finish(() =>
+            m && frames.length === msg.frameCount
+              ? resolve({ meta: m, frames, fps: m.sampleFps, remark: m.remark })
+              : reject(new ImportError(file.name, m ? `decoder reported ${msg.frameCount} frames but sent ${frames.length}` : 'decoder ended without metadata')),
+          );
           break;
+        }
         case 'error':
           finish(() => reject(new ImportError(file.name, msg.problem)));
           break;
