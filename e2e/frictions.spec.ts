@@ -4,6 +4,7 @@
  * buttons Tab never reached, an ignore reason with nowhere to say why.
  */
 import { test, expect, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { createProject } from './helpers/app';
 import { readRows, storedFramePixels } from './helpers/store';
 import { readBarcode, barcodeRect } from '../src/demo/barcode';
@@ -168,3 +169,30 @@ test('sampling above the video\'s own rate takes every frame once, at its rate, 
     expect(readBarcode({ width: clip.width, height: clip.height, data }), `frame ${k}`).toBe(k);
   }
 });
+
+test('a real 29.97 fps H.264 clip asked at 60 fps gives each of its 293 frames once (ffmpeg-made)', async ({ page }, testInfo) => {
+  test.skip(!hasFfmpeg(), 'needs ffmpeg on PATH to make the H.264 clip (apt-get install ffmpeg)');
+  test.setTimeout(180_000);
+  const file = testInfo.outputPath('ntsc.mp4');
+  // 9.75 s at 30000/1001 fps: 293 frames; sampling at 60 fps used to give 585.
+  execFileSync('ffmpeg', ['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30000/1001:duration=9.75', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-profile:v', 'high', file]);
+  await createProject(page, 'NTSC');
+  await page.getByLabel('Video sampling').fill('60');
+  await page.getByTestId('import-video').setInputFiles(file);
+  await expect(page.getByTestId('clip-card')).toHaveCount(1, { timeout: 120_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'sampled at 29.97 fps' })).toBeVisible();
+  const [clip] = await readRows<{ frameCount: number; sampleFps: number }>(page, 'clips');
+  expect(clip.frameCount).toBe(293);
+  expect(clip.sampleFps).toBeCloseTo(30000 / 1001, 9);
+  const times = (await readRows<{ index: number; timestampSec: number }>(page, 'frames')).sort((a, b) => a.index - b.index).map((f) => f.timestampSec);
+  for (let k = 1; k < times.length; k++) expect(times[k] - times[k - 1]).toBeCloseTo(1001 / 30000, 4);
+});
+
+function hasFfmpeg(): boolean {
+  try {
+    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
