@@ -5,6 +5,7 @@
  */
 import type { ClipImportDraft, DraftFrame, DraftLayer } from '../store/importCommit';
 import type { ClipSource } from '../store/types';
+import { clipNameProblem, oscNameProblem, safeSegment, uniqueName } from '../store/clipNames';
 import { describeOsc, subsetOf, type Subset } from '../taxonomy/osc';
 import type { SampledVideo } from './video/sampleVideo';
 import type { ImageSequence } from './images/imageSequence';
@@ -107,4 +108,42 @@ export function namedFrames(frames: DraftFrame[], files: readonly { path: string
   const lower = new Set(names.map((n) => n.toLowerCase()));
   const usable = names.length === frames.length && lower.size === names.length && names.every((n) => n.length > 0 && n.length <= 200 && n === n.trim());
   return usable ? frames.map((f, k) => ({ ...f, name: names[k] })) : frames;
+}
+
+/**
+ * Why the verb and object typed in the import form cannot be stored, as a sentence, or null. They
+ * name the WhereToChange folder <verb>_<noun> of every export, so "other…" with an empty verb name,
+ * a verb of two words or an object with "/" are refused before anything is read or written.
+ */
+export function oscChoiceProblem(osc: Pick<OscChoice, 'verb' | 'noun'>): string | null {
+  return oscNameProblem(osc);
+}
+
+/**
+ * Renames drafts, in order, so that each clip name is usable as a file name and differs (ignoring
+ * case) from every name in `taken` — the project's clips, trash included — and from the drafts
+ * before it: the same video imported twice becomes "demo" and "demo-2". Adds the names to `taken`
+ * and returns one remark per rename, for the person importing.
+ */
+export function nameDraftsApart(drafts: readonly ClipImportDraft[], taken: Set<string>): string[] {
+  const remarks: string[] = [];
+  for (const d of drafts) {
+    const file = d.clip.source.fileName;
+    let name = d.clip.name.trim();
+    const problem = clipNameProblem(name);
+    if (problem) {
+      name = safeSegment(name, 'clip');
+      remarks.push(`${problem} The clip from "${file}" is named "${name}" instead.`);
+    }
+    const unique = uniqueName(name, taken);
+    if (unique !== name) {
+      remarks.push(
+        `A clip named "${name}" is already in this project, so the clip from "${file}" is named "${unique}". ` +
+          'If the same file was imported twice by mistake, move one to the trash from its card.',
+      );
+    }
+    d.clip.name = unique;
+    taken.add(unique.toLowerCase());
+  }
+  return remarks;
 }

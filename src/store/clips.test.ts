@@ -7,13 +7,14 @@ import {
   listClipsByStatus,
   putThumbnail,
   setClipStatus,
+  takenClipNames,
   updateClip,
 } from './clips';
 import type { SpocDb } from './db';
 import { commitClipImport } from './importCommit';
 import { saveLayerEdit } from './layers';
 import { createProject } from './projects';
-import { H, W, freshDb, importDraft, rleWithArea, snapshot } from './testFixtures';
+import { H, W, freshDb, importDraft, rleWithArea, snapshot, storeRejection } from './testFixtures';
 import type { Project } from './types';
 
 let db: SpocDb;
@@ -97,5 +98,63 @@ describe('clips', () => {
     expect(await getClip(db, keep.id)).toBeDefined();
     // Deleting twice is harmless (another tab may have been first).
     await expect(deleteClip(db, gone.id)).resolves.toBeUndefined();
+  });
+});
+
+describe('editing a clip\'s names (they become paths in every export)', () => {
+  const osc = { verb: 'peel', noun: 'banana', actionable: 'unpeeled banana', transformed: 'peeled banana' };
+
+  it('refuses an empty or multi-word verb, an object with "/", and empty descriptions, changing nothing', async () => {
+    const clip = await commitClipImport(db, importDraft(project.id));
+    const cases: [typeof osc, RegExp][] = [
+      [{ ...osc, verb: '' }, /^The verb is empty; type one word/],
+      [{ ...osc, verb: 'cut up' }, /^The verb "cut up" must be one word/],
+      [{ ...osc, noun: 'a/b' }, /^The object "a\/b" contains a character not allowed in file names/],
+      [{ ...osc, noun: '  ' }, /^The object is empty/],
+      [{ ...osc, actionable: '' }, /^The actionable description is empty/],
+    ];
+    for (const [bad, message] of cases) {
+      const err = await storeRejection(updateClip(db, clip.id, { osc: bad }));
+      expect(err.message).toMatch(message);
+      expect(err.message).toMatch(/Nothing was changed\.$/);
+    }
+    expect((await getClip(db, clip.id))?.osc).toEqual(clip.osc);
+  });
+
+  it('fixes a verb and object stored before the rules, and edits other fields of such a clip', async () => {
+    const draft = importDraft(project.id);
+    draft.clip.osc = { ...osc, verb: '', noun: 'a/b' }; // as the old import form stored them
+    const clip = await commitClipImport(db, draft);
+    // Unchanged legacy names do not block other edits...
+    expect(await updateClip(db, clip.id, { subset: 'novel', osc: { ...draft.clip.osc, actionable: 'raw' } })).toMatchObject({
+      subset: 'novel',
+      osc: { verb: '', noun: 'a/b', actionable: 'raw' },
+    });
+    // ...and the names themselves can be fixed.
+    const fixed = await updateClip(db, clip.id, { osc: { ...osc, verb: ' Mashing ', noun: 'potato' } });
+    expect(fixed.osc).toEqual({ ...osc, verb: 'mashing', noun: 'potato' });
+  });
+
+  it('renames only to a file-safe name no other clip of the project holds (trash included)', async () => {
+    const a = await commitClipImport(db, importDraft(project.id));
+    const draft = importDraft(project.id);
+    draft.clip.name = 'second';
+    const b = await commitClipImport(db, draft);
+    const err = await storeRejection(updateClip(db, b.id, { name: 'PEEL banana 01' }));
+    expect(err.message).toBe('Another clip of this project is already named "peel banana 01"; pick another name. Nothing was changed.');
+    expect((await storeRejection(updateClip(db, b.id, { name: 'a/b' }))).message).toMatch(/^The clip name "a\/b" contains a character not allowed/);
+    await db.clips.update(a.id, { deletedAt: 5 });
+    expect((await storeRejection(updateClip(db, b.id, { name: 'peel banana 01' }))).message).toMatch(/^Another clip in this project's trash is already named/);
+    expect(await updateClip(db, b.id, { name: 'third' })).toMatchObject({ name: 'third' });
+    // Keeping one's own name (another field edited) is no conflict.
+    expect(await updateClip(db, b.id, { name: 'third', subset: 'novel' })).toMatchObject({ name: 'third', subset: 'novel' });
+  });
+
+  it('lets clips that share a name (stored before the rules) be renamed apart', async () => {
+    const a = await commitClipImport(db, importDraft(project.id));
+    const b = await commitClipImport(db, importDraft(project.id));
+    expect(a.name).toBe(b.name);
+    expect(await updateClip(db, b.id, { name: 'peel banana 02' })).toMatchObject({ name: 'peel banana 02' });
+    expect(await takenClipNames(db, project.id)).toEqual(new Set(['peel banana 01', 'peel banana 02']));
   });
 });

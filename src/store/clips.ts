@@ -2,10 +2,24 @@ import type { SpocDb } from './db';
 import { StoreError, notFound } from './errors';
 import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from './keys';
 import { touchClip, touchTables } from './touch';
-import { CLIP_STATUSES, type Clip, type ClipStatus } from './types';
+import { CLIP_STATUSES, type Clip, type ClipStatus, type Osc } from './types';
+import { clipNameProblem, nounProblem, verbProblem } from './clipNames';
 
 /** What may change on a clip after import; size, frames and source are fixed by the import. */
 export type ClipPatch = Partial<Pick<Clip, 'name' | 'osc' | 'subset' | 'status' | 'assignee'>>;
+
+/** Whether the clip is in the trash (store/trash.ts): kept, but counted nowhere until restored. */
+export function isTrashed(clip: Pick<Clip, 'deletedAt'>): boolean {
+  return clip.deletedAt !== undefined;
+}
+
+/**
+ * Whether lists, progress, metrics and exports count the clip: its import finished and it is not in
+ * the trash. Every reader of a project's clips filters with this one predicate.
+ */
+export function isListedClip(clip: Clip): boolean {
+  return !isIncompleteImport(clip) && !isTrashed(clip);
+}
 
 /**
  * Whether the clip's import has not finished: its rows are being written in bounded transactions,
@@ -18,17 +32,27 @@ export function isIncompleteImport(clip: Clip): boolean {
 /**
  * Complete clips of a project in import order (name breaks ties, e.g. a batch imported in one go).
  * Incomplete imports are left out: their frame count promises frames that are not there, so
- * progress, exports and metrics must not count them (listIncompleteImports shows them).
+ * progress, exports and metrics must not count them (listIncompleteImports shows them). So are
+ * clips in the trash (listTrashedClips shows them).
  */
 export async function listClips(db: SpocDb, projectId: string): Promise<Clip[]> {
   const clips = await db.clips.where('projectId').equals(projectId).toArray();
-  return clips.filter((c) => !isIncompleteImport(c)).sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name));
+  return clips.filter(isListedClip).sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name));
 }
 
-/** A review queue: the project's complete clips in one status, e.g. everything `submitted`. */
+/** A review queue: the project's listed clips in one status, e.g. everything `submitted`. */
 export async function listClipsByStatus(db: SpocDb, projectId: string, status: ClipStatus): Promise<Clip[]> {
   const clips = await db.clips.where('[projectId+status]').equals([projectId, status]).toArray();
-  return clips.filter((c) => !isIncompleteImport(c)).sort((a, b) => a.updatedAt - b.updatedAt);
+  return clips.filter(isListedClip).sort((a, b) => a.updatedAt - b.updatedAt);
+}
+
+/**
+ * Every name a project's clips hold, lower-cased: listed, in the trash (a restore must not bring
+ * back a second clip of one name) and incomplete. New names are picked outside this set.
+ */
+export async function takenClipNames(db: SpocDb, projectId: string, exceptClipId?: string): Promise<Set<string>> {
+  const clips = await db.clips.where('projectId').equals(projectId).toArray();
+  return new Set(clips.filter((c) => c.id !== exceptClipId).map((c) => c.name.toLowerCase()));
 }
 
 export interface IncompleteImport {
@@ -70,6 +94,12 @@ export async function getClip(db: SpocDb, id: string): Promise<Clip | undefined>
   return db.clips.get(id);
 }
 
+/**
+ * Changes a clip's metadata. A new name must be usable as a file name and differ from every other
+ * clip name of the project (trash included); a changed verb must be one word and a changed object a
+ * usable folder name, since exports write them as paths. Fields a patch leaves as they were are not
+ * re-checked, so rows stored before these rules can still be edited (and fixed) one field at a time.
+ */
 export async function updateClip(db: SpocDb, id: string, patch: ClipPatch): Promise<Clip> {
   if (patch.name !== undefined && !patch.name.trim()) throw new StoreError('invalid', 'A clip needs a name.');
   if (patch.status !== undefined && !CLIP_STATUSES.includes(patch.status)) {
@@ -80,8 +110,8 @@ export async function updateClip(db: SpocDb, id: string, patch: ClipPatch): Prom
   }
   return db.transaction('rw', touchTables(db), async () => {
     const next: Clip = { ...(await touchClip(db, id, Date.now(), false)) };
-    if (patch.name !== undefined) next.name = patch.name.trim();
-    if (patch.osc !== undefined) next.osc = patch.osc;
+    if (patch.name !== undefined && patch.name.trim() !== next.name) next.name = await checkedNewName(db, next, patch.name.trim());
+    if (patch.osc !== undefined) next.osc = checkedOsc(next.osc, patch.osc);
     if (patch.subset !== undefined) next.subset = patch.subset;
     if (patch.status !== undefined) next.status = patch.status;
     // An explicit `assignee: undefined` means "unassign": drop the key rather than store undefined.
@@ -90,6 +120,30 @@ export async function updateClip(db: SpocDb, id: string, patch: ClipPatch): Prom
     await db.clips.put(next);
     return next;
   });
+}
+
+async function checkedNewName(db: SpocDb, clip: Clip, name: string): Promise<string> {
+  const problem = clipNameProblem(name);
+  if (problem) throw new StoreError('invalid', `${problem} Nothing was changed.`);
+  const holder = (await db.clips.where('projectId').equals(clip.projectId).toArray()).find(
+    (c) => c.id !== clip.id && c.name.toLowerCase() === name.toLowerCase(),
+  );
+  if (holder) {
+    const where = isTrashed(holder) ? "in this project's trash" : 'of this project';
+    throw new StoreError('invalid', `Another clip ${where} is already named "${holder.name}"; pick another name. Nothing was changed.`);
+  }
+  return name;
+}
+
+function checkedOsc(current: Osc, osc: Osc): Osc {
+  const next: Osc = { verb: osc.verb.trim().toLowerCase(), noun: osc.noun.trim(), actionable: osc.actionable.trim(), transformed: osc.transformed.trim() };
+  const problem =
+    (next.verb !== current.verb ? verbProblem(next.verb) : null) ??
+    (next.noun !== current.noun ? nounProblem(next.noun) : null) ??
+    (!next.actionable ? 'The actionable description is empty; describe the object before the change, e.g. "whole potato".' : null) ??
+    (!next.transformed ? 'The transformed description is empty; describe the object after the change, e.g. "mashed potato".' : null);
+  if (problem) throw new StoreError('invalid', `${problem} Nothing was changed.`);
+  return next;
 }
 
 export async function setClipStatus(db: SpocDb, id: string, status: ClipStatus): Promise<Clip> {

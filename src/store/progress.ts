@@ -1,4 +1,5 @@
 import type { SpocDb } from './db';
+import { isListedClip } from './clips';
 import { clipFrames, sourceAreaKeys } from './keys';
 import { CLIP_STATUSES, type ClipStatus, type ClipSubset, type Frame } from './types';
 
@@ -51,8 +52,9 @@ export interface ProjectStats {
 /** Everything the project dashboard shows, in one read transaction; frame metadata and index keys only. */
 export async function projectStats(db: SpocDb, projectId: string): Promise<ProjectStats> {
   return db.transaction('r', [db.clips, db.frames, db.layers], async () => {
-    // Incomplete imports (an interrupted chunked import) count nowhere until removed or finished.
-    const clips = (await db.clips.where('projectId').equals(projectId).toArray()).filter((c) => !c.importing);
+    // Incomplete imports (an interrupted chunked import) count nowhere until removed or finished,
+    // and clips in the trash nowhere until restored.
+    const clips = (await db.clips.where('projectId').equals(projectId).toArray()).filter(isListedClip);
     const byStatus = Object.fromEntries(CLIP_STATUSES.map((s) => [s, 0])) as Record<ClipStatus, number>;
     const bySubset: Record<ClipSubset, number> = { seen: 0, novel: 0 };
     const frames: ClipProgress = { annotated: 0, ignored: 0, remaining: 0, total: 0 };

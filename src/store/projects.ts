@@ -17,9 +17,9 @@ export interface ProjectPatch {
   settings?: Partial<ProjectSettings>;
 }
 
-/** Most recently touched first: the dashboard opens on what was worked on last. */
+/** Most recently touched first: the dashboard opens on what was worked on last. Projects in the trash are left out. */
 export async function listProjects(db: SpocDb): Promise<Project[]> {
-  return db.projects.orderBy('updatedAt').reverse().toArray();
+  return (await db.projects.orderBy('updatedAt').reverse().toArray()).filter((p) => p.deletedAt === undefined);
 }
 
 export async function getProject(db: SpocDb, id: string): Promise<Project | undefined> {

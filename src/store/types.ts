@@ -36,6 +36,11 @@ export interface Project {
   createdAt: number;
   updatedAt: number;
   settings: ProjectSettings;
+  /**
+   * When the project was moved to the trash (store/trash.ts): hidden from the project list with
+   * everything under it, rows kept until the trash is emptied. Not indexed, so no schema change.
+   */
+  deletedAt?: number;
 }
 
 export type ClipSourceKind = 'video' | 'images' | 'zip' | 'wtc' | 'demo' | 'bundle';
@@ -89,6 +94,11 @@ export interface Clip {
    * dashboard offers to remove it. Not indexed, so no schema version change.
    */
   importing?: ClipImportMarker;
+  /**
+   * When the clip was moved to the trash (store/trash.ts): its rows are kept, but lists, exports,
+   * metrics and progress skip it until it is restored; emptying the trash deletes them. Not indexed.
+   */
+  deletedAt?: number;
 }
 
 export interface ClipImportMarker {

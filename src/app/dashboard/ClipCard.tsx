@@ -4,7 +4,11 @@ import { useDb } from '../../workspace/db';
 import { getThumbnail } from '../../store/clips';
 import type { Clip } from '../../store/types';
 import type { ClipProgress } from '../../store/progress';
+import { clipNameProblem, nounProblem, verbProblem } from '../../store/clipNames';
+import { messageOf, notify } from '../../workspace/notices';
 import { STATUS_LABEL } from './clipFilter';
+import { ClipEditForm } from './ClipEditForm';
+import { moveClipToTrash } from './clipActions';
 
 /** An object URL that lives exactly as long as the blob is shown (created and revoked in one effect, StrictMode-safe). */
 export function useObjectUrl(blob: Blob | undefined): string | undefined {
@@ -23,10 +27,32 @@ export function useObjectUrl(blob: Blob | undefined): string | undefined {
   return url;
 }
 
-export function ClipCard({ clip, progress }: { clip: Clip; progress?: ClipProgress }) {
+/** What exports would have to rewrite about this clip's names (stored before the rules), or null. */
+function nameWarning(clip: Clip): string | null {
+  return clipNameProblem(clip.name) ?? verbProblem(clip.osc.verb) ?? nounProblem(clip.osc.noun);
+}
+
+interface Props {
+  clip: Clip;
+  progress?: ClipProgress;
+  /** Export only this clip (the project page points its export controls at it). */
+  onExport: (clip: Clip) => void;
+}
+
+export function ClipCard({ clip, progress, onExport }: Props) {
   const db = useDb();
   const thumb = useLiveQuery(() => getThumbnail(db, clip.id), [db, clip.id]);
   const url = useObjectUrl(thumb);
+  const [editing, setEditing] = useState(false);
+  const warning = nameWarning(clip);
+  const trash = async () => {
+    try {
+      await moveClipToTrash(db, clip.id);
+      notify('info', `Moved "${clip.name}" to the trash; restore it from the trash below the clips.`);
+    } catch (err) {
+      notify('error', messageOf(err));
+    }
+  };
   const p = progress;
   const pct = (n: number) => (p && p.total > 0 ? `${(100 * n) / p.total}%` : '0%');
   return (
@@ -58,6 +84,34 @@ export function ClipCard({ clip, progress }: { clip: Clip; progress?: ClipProgre
           )}
         </div>
       </a>
+      {warning && !editing && (
+        <p className="px-3 pb-1 text-[11px] text-amber-400" data-testid="clip-name-problem">
+          {warning} Exports rewrite it; Edit to fix.
+        </p>
+      )}
+      {editing ? (
+        <ClipEditForm clip={clip} onDone={() => setEditing(false)} />
+      ) : (
+        <div className="flex justify-end gap-1 border-t border-zinc-800 px-2 py-1 text-xs">
+          <CardButton label={`Edit ${clip.name}`} onClick={() => setEditing(true)}>
+            Edit
+          </CardButton>
+          <CardButton label={`Export ${clip.name}`} onClick={() => onExport(clip)}>
+            Export
+          </CardButton>
+          <CardButton label={`Move ${clip.name} to the trash`} onClick={() => void trash()}>
+            Trash
+          </CardButton>
+        </div>
+      )}
     </li>
+  );
+}
+
+function CardButton({ label, onClick, children }: { label: string; onClick: () => void; children: string }) {
+  return (
+    <button type="button" aria-label={label} title={label} className="rounded px-2 py-1 text-zinc-400 hover:bg-zinc-800 hover:text-zinc-100" onClick={onClick}>
+      {children}
+    </button>
   );
 }

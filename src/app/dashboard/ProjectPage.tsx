@@ -8,9 +8,12 @@ import { projectStats } from '../../store/progress';
 import { ImportPanel } from '../import/ImportPanel';
 import { IncompleteImports } from '../import/IncompleteImports';
 import { ProjectTransfer } from './ProjectTransfer';
-import { ExportAnnotations } from '../export/ExportAnnotations';
+import { ExportAnnotations, type ExportScope } from '../export/ExportAnnotations';
 import { ClipFilters } from './ClipFilters';
 import { ClipCard } from './ClipCard';
+import { ClipTrash } from './ClipTrash';
+import { ProjectHeader, TrashedProjectNotice } from './ProjectHeader';
+import type { Clip } from '../../store/types';
 import { filterClips, NO_FILTER, type ClipFilter } from './clipFilter';
 import { ProjectMetricsPanel } from '../../metrics/panels/ProjectMetricsPanel';
 
@@ -20,11 +23,17 @@ export function ProjectPage({ projectId }: { projectId: string }) {
   const clips = useLiveQuery(() => listClips(db, projectId), [db, projectId]);
   const stats = useLiveQuery(() => projectStats(db, projectId), [db, projectId]);
   const [filter, setFilter] = useState<ClipFilter>(NO_FILTER);
+  const [exportScope, setExportScope] = useState<ExportScope>({ kind: 'all' });
   const lastActor = useLiveQuery(async () => lastActors(db, (await listClips(db, projectId)).map((c) => c.id)), [db, projectId]);
 
   if (project === null) return null;
   if (project === undefined) return <p className="p-6 text-zinc-400">This project does not exist (it may have been deleted).</p>;
+  if (project.deletedAt !== undefined) return <TrashedProjectNotice project={project} />;
   const shown = clips ? filterClips(clips, filter, lastActor) : [];
+  const exportClip = (clip: Clip) => {
+    setExportScope({ kind: 'clip', clipId: clip.id });
+    document.getElementById('export-annotations')?.scrollIntoView({ block: 'center' });
+  };
   return (
     <div className="p-6">
       <nav className="text-sm text-zinc-500">
@@ -33,9 +42,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
         </a>{' '}
         /
       </nav>
-      <h1 className="text-2xl font-semibold" data-testid="project-name">
-        {project.name}
-      </h1>
+      <ProjectHeader project={project} />
       {stats && (
         <p className="mt-1 text-sm text-zinc-400" data-testid="project-stats">
           {stats.clips} clips · {stats.frames.total} frames · {stats.frames.annotated} annotated · {stats.frames.ignored} ignored ·{' '}
@@ -45,7 +52,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
       <ImportPanel project={project} />
       <IncompleteImports projectId={projectId} />
       <ProjectTransfer project={project} />
-      <ExportAnnotations project={project} />
+      <ExportAnnotations project={project} clips={clips ?? []} shown={shown} scope={exportScope} onScope={setExportScope} />
       <ProjectMetricsPanel project={project} clips={clips ?? []} />
       <ClipFilters clips={clips ?? []} filter={filter} onChange={setFilter} lastActor={lastActor} />
       <p className="mt-2 text-xs text-zinc-500" data-testid="clip-count">
@@ -53,9 +60,10 @@ export function ProjectPage({ projectId }: { projectId: string }) {
       </p>
       <ul className="mt-3 grid grid-cols-[repeat(auto-fill,minmax(16rem,1fr))] gap-4">
         {shown.map((c) => (
-          <ClipCard key={c.id} clip={c} progress={stats?.perClip[c.id]} />
+          <ClipCard key={c.id} clip={c} progress={stats?.perClip[c.id]} onExport={exportClip} />
         ))}
       </ul>
+      <ClipTrash projectId={projectId} />
     </div>
   );
 }

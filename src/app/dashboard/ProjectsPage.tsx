@@ -7,6 +7,9 @@ import { createProject, listProjects } from '../../store/projects';
 import { OpenDemoButton } from '../demo/OpenDemoButton';
 import { ImportBundleButton } from './ProjectTransfer';
 import { storageChanged } from '../StorageMeter';
+import { ProjectTrash } from './ProjectTrash';
+import { moveProjectToTrash } from './clipActions';
+import type { Project } from '../../store/types';
 
 export function ProjectsPage() {
   const db = useDb();
@@ -19,6 +22,15 @@ export function ProjectsPage() {
       storageChanged(); // the first project is the first write worth keeping: the meter asks for persistence
       setName('');
       navigate({ name: 'project', projectId: p.id });
+    } catch (err) {
+      notify('error', messageOf(err));
+    }
+  };
+
+  const trash = async (p: Project) => {
+    try {
+      await moveProjectToTrash(db, p.id);
+      notify('info', `Moved the project "${p.name}" to the trash; restore it from the trash below.`);
     } catch (err) {
       notify('error', messageOf(err));
     }
@@ -65,15 +77,24 @@ export function ProjectsPage() {
       </form>
       <ul className="mt-4 divide-y divide-zinc-800 rounded border border-zinc-800">
         {projects.map((p) => (
-          <li key={p.id}>
-            <a href={`#/p/${p.id}`} className="flex items-center justify-between px-4 py-3 hover:bg-zinc-900">
+          <li key={p.id} className="flex items-center hover:bg-zinc-900" data-testid="project-row">
+            <a href={`#/p/${p.id}`} className="flex flex-1 items-center justify-between px-4 py-3">
               <span>{p.name}</span>
               <span className="text-xs text-zinc-500">updated {new Date(p.updatedAt).toLocaleString()}</span>
             </a>
+            <button
+              aria-label={`Move ${p.name} to the trash`}
+              title="Move to the trash (restore it from the trash below)"
+              className="mr-2 rounded px-2 py-1 text-xs text-zinc-400 hover:bg-zinc-800 hover:text-zinc-100"
+              onClick={() => void trash(p)}
+            >
+              Trash
+            </button>
           </li>
         ))}
         {projects.length === 0 && <li className="px-4 py-3 text-zinc-500">No projects yet.</li>}
       </ul>
+      <ProjectTrash />
     </div>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { AnnotatorPage } from '../../annotator/ui/AnnotatorPage';
 import { IncompleteClipNotice, useIncompleteClip } from '../import/IncompleteImports';
+import { TrashedClipNotice, useTrashedClip } from '../dashboard/TrashedClipNotice';
 import type { EditorSlotContext, EditorSlots } from '../../annotator/ui/editorSlots';
 import { MetricsDock } from '../../metrics/panels/MetricsDock';
 import { ReviewBar } from '../../review/ui/ReviewBar';
@@ -68,7 +69,10 @@ export function EditorPage({ clipId, frame }: { clipId: string; frame: number })
   // An import that did not finish has a clip row promising frames that are not stored: the editor
   // would open a session, take the clip's lock and fail on the first missing image. Refuse it first.
   const incomplete = useIncompleteClip(clipId);
-  if (incomplete === undefined) return null;
+  // A clip in the trash is hidden everywhere else; edits to it would be invisible until a restore.
+  const trashed = useTrashedClip(clipId);
+  if (incomplete === undefined || trashed === undefined) return null;
   if (incomplete) return <IncompleteClipNotice {...incomplete} />;
+  if (trashed) return <TrashedClipNotice {...trashed} />;
   return <AnnotatorPage clipId={clipId} frame={frame} slots={slots} />;
 }

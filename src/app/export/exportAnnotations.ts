@@ -1,8 +1,12 @@
 /**
- * "Export annotations as…": a project's clips in one of the field's formats, for any source (gt or
- * a prediction), through the same codecs as the CLI (src/io/formats). Folder formats come as one
- * zip (frame images stored, masks as indexed PNG); COCO is one JSON file; VISOR one JSON per clip,
- * zipped. Built in memory clip by clip (for whole projects with history, use a project bundle).
+ * "Export annotations as…": a project's clips — all, the ones the filters show, or one — in one of
+ * the field's formats, for any source (gt or a prediction), through the same codecs as the CLI
+ * (src/io/formats). Folder formats come as one zip (frame images stored, masks as indexed PNG);
+ * COCO is one JSON file; VISOR one JSON per clip, zipped. Built in memory clip by clip (for whole
+ * projects with history, use a project bundle).
+ *
+ * Names never stop an export: names that cannot be paths and clips that would write the same files
+ * are rewritten first (io/formats/exportNames.ts), and the summary lists every rewrite.
  */
 import { zipSync } from 'fflate';
 import type { SpocDb } from '../../store/db';
@@ -11,6 +15,7 @@ import { listFrames, getFrameImage } from '../../store/frames';
 import { listLayers } from '../../store/layers';
 import type { LayerSource } from '../../store/types';
 import { annotationsFromStore, exportFormat, type FormatId, type ImportedClip } from '../../io/formats';
+import { resolveExportNames } from '../../io/formats/exportNames';
 import type { VirtualFile } from '../../io/files/virtualFile';
 
 export const EXPORT_FORMATS: { id: FormatId; label: string }[] = [
@@ -27,11 +32,25 @@ export interface ExportRequest {
   source: LayerSource;
   /** Folder formats only: also write the frame images. */
   images: boolean;
+  /** Only these clips (one clip, or what the dashboard filters show); all listed clips when absent. */
+  clipIds?: readonly string[];
   onProgress?: (done: number, total: number) => void;
 }
 
-export async function exportAnnotations(db: SpocDb, req: ExportRequest): Promise<{ blob: Blob; fileName: string }> {
-  const clips = await listClips(db, req.projectId);
+export interface ExportResult {
+  blob: Blob;
+  fileName: string;
+  /** How many clips the file holds. */
+  clipCount: number;
+  /** Names rewritten so the export could be written, one sentence each (empty when none). */
+  notes: string[];
+}
+
+export async function exportAnnotations(db: SpocDb, req: ExportRequest): Promise<ExportResult> {
+  const wanted = req.clipIds && new Set(req.clipIds);
+  // listClips leaves out clips in the trash and incomplete imports, even when asked for by id.
+  const clips = (await listClips(db, req.projectId)).filter((c) => !wanted || wanted.has(c.id));
+  if (clips.length === 0) throw new Error('there are no clips to export (the ones picked may have been deleted meanwhile).');
   const withImages = req.images && (req.format === 'wtc' || req.format === 'davis');
   const imported: ImportedClip<VirtualFile>[] = [];
   for (const [i, clip] of clips.entries()) {
@@ -48,17 +67,21 @@ export async function exportAnnotations(db: SpocDb, req: ExportRequest): Promise
     imported.push({ annotations, frameFiles });
     req.onProgress?.(i + 1, clips.length);
   }
+  const naming = resolveExportNames(req.format, imported.map((c) => c.annotations));
+  const named = imported.map((c, k) => ({ ...c, annotations: naming.clips[k] }));
   const options = { wtc: { source: req.source }, davis: { source: req.source }, coco: { source: req.source }, visor: { source: req.source } };
-  const files = exportFormat(req.format, imported, options);
-  const base = safeName(req.projectName) + (req.source === 'gt' ? '' : `-${safeName(req.source)}`);
+  const files = exportFormat(req.format, named, options);
+  const scope = clips.length === 1 && wanted ? `-${safeName(naming.clips[0].clip.name)}` : wanted ? `-${clips.length}-clips` : '';
+  const base = safeName(req.projectName) + scope + (req.source === 'gt' ? '' : `-${safeName(req.source)}`);
+  const summary = { clipCount: clips.length, notes: naming.notes };
   if (files.length === 1 && files[0].path.endsWith('.json')) {
-    return { blob: toBlob(files[0].data, 'application/json'), fileName: `${base}-${req.format}.json` };
+    return { blob: toBlob(files[0].data, 'application/json'), fileName: `${base}-${req.format}.json`, ...summary };
   }
   const entries: Record<string, Uint8Array> = {};
   for (const f of files) entries[`${base}/${f.path}`] = f.data instanceof Blob ? new Uint8Array(await f.data.arrayBuffer()) : f.data;
   // Images and PNGs are compressed already: store, don't deflate.
   const zipped = zipSync(entries, { level: 0 });
-  return { blob: toBlob(zipped, 'application/zip'), fileName: `${base}-${req.format}.zip` };
+  return { blob: toBlob(zipped, 'application/zip'), fileName: `${base}-${req.format}.zip`, ...summary };
 }
 
 function toBlob(data: Uint8Array | Blob, type: string): Blob {

@@ -1,7 +1,9 @@
 /**
- * Adds clips to a project: a video (sampled at a chosen rate), a folder or zip of frames, or a
- * WhereToChange-layout folder or zip (detected by its JPEGImages_<rate>fps folders). Shows progress and
- * lets the user cancel; a failure names the file and the problem and leaves the project unchanged.
+ * Adds clips to a project: one or several videos (sampled at a chosen rate), a folder or zip of
+ * frames, or a WhereToChange-layout folder or zip (detected by its JPEGImages_<rate>fps folders). Shows
+ * progress and lets the user cancel; a failure names the file and the problem and leaves the project
+ * unchanged. A verb or object that could not name a folder is pointed out as it is typed and
+ * refused at import; a clip name already in the project gets a "-2" suffix, with a remark.
  */
 import { useRef, useState } from 'react';
 import { useDb } from '../../workspace/db';
@@ -11,10 +13,11 @@ import { askPersistenceOnce } from '../storagePersistence';
 import { IMAGE_EXTENSIONS } from '../../io/images/imageSequence';
 import { ImportCancelled } from '../../io/importError';
 import { describeOsc, isKnownVerb } from '../../taxonomy/osc';
+import { oscChoiceProblem } from '../../io/clipDrafts';
 import { VERBS, VERB_SPECS } from '../../taxonomy/verbs';
 import { currentUserName } from '../../workspace/user';
 import type { Project } from '../../store/types';
-import { importFileList, importVideoFile, importZipFile, type ImportOptions, type ImportProgress, type ImportResult } from './runImport';
+import { importFileList, importVideoFiles, importZipFile, type ImportOptions, type ImportProgress, type ImportResult } from './runImport';
 import { DemoVideoButton } from '../demo/DemoVideoButton';
 import { FilePick } from './FilePick';
 import { useImportForm } from './useImportForm';
@@ -28,6 +31,9 @@ export function ImportPanel({ project }: { project: Project }) {
   const [progress, setProgress] = useState<ImportProgress | null>(null);
   const abort = useRef<AbortController | null>(null);
   const defaults = describeOsc(verb, noun || 'object');
+  // Folder and zip imports in the WhereToChange layout take verb and object from folder names, so
+  // only imports that use the form are refused for it (runImport checks again, after detection).
+  const oscProblem = oscChoiceProblem({ verb, noun: noun || 'object' });
 
   const run = async (kind: Kind, files: File[]) => {
     if (abort.current) return;
@@ -35,6 +41,10 @@ export function ImportPanel({ project }: { project: Project }) {
       // A picked folder with no files (or only empty subfolders) arrives as an empty list; the
       // browser does not even give its name. Silence here read as "nothing happened".
       if (kind === 'folder') notify('error', `The folder you picked has no image files (looked for ${IMAGE_EXTENSIONS.map((e) => `.${e}`).join(', ')}); it holds no files at all.`);
+      return;
+    }
+    if (kind === 'video' && oscProblem) {
+      notify('error', `Nothing was imported. ${oscProblem}`);
       return;
     }
     // Importing is the first write worth keeping for many: ask now, while the user is acting.
@@ -53,7 +63,7 @@ export function ImportPanel({ project }: { project: Project }) {
     const folderName = (first as File & { webkitRelativePath?: string }).webkitRelativePath?.split('/')[0] || first.name;
     try {
       let result: ImportResult;
-      if (kind === 'video') result = await importVideoFile(db, first, options);
+      if (kind === 'video') result = await importVideoFiles(db, files, options);
       else if (kind === 'zip') result = await importZipFile(db, first, options);
       else result = await importFileList(db, files, folderName, options);
       const names = result.clips.map((c) => `"${c.name}" (${c.frameCount} frames)`).join(', ');
@@ -91,7 +101,7 @@ export function ImportPanel({ project }: { project: Project }) {
         {!isKnownVerb(verb) && (
           <>
             <label htmlFor="imp-verb-free">Verb name</label>
-            <input id="imp-verb-free" className={field} value={verb} onChange={(e) => setVerb(e.target.value)} />
+            <input id="imp-verb-free" className={field} placeholder="one word, e.g. mashing" value={verb} onChange={(e) => setVerb(e.target.value)} />
             <span />
             <span />
           </>
@@ -107,12 +117,17 @@ export function ImportPanel({ project }: { project: Project }) {
           <span className="text-xs text-zinc-500">(a video is never sampled above its own rate)</span>
         </span>
       </div>
+      {oscProblem && (
+        <p className="mt-2 text-sm text-red-400" data-testid="import-osc-problem">
+          {oscProblem} Videos and plain frame folders are refused until it is fixed.
+        </p>
+      )}
       <p className="mt-2 flex items-center justify-between text-xs text-zinc-500">
         <span>WhereToChange folders and zips take verb and object from their &lt;verb&gt;_&lt;object&gt; folder names.</span>
         <DemoVideoButton />
       </p>
       <div className="mt-3 flex flex-wrap gap-2">
-        <FilePick label="Video file…" testId="import-video" accept="video/*,.mp4,.webm,.mkv,.mov" disabled={busy} onFiles={(f) => run('video', f)} />
+        <FilePick label="Video files…" testId="import-video" accept="video/*,.mp4,.webm,.mkv,.mov" multiple disabled={busy} onFiles={(f) => run('video', f)} />
         <FilePick label="Folder of frames / WhereToChange…" testId="import-folder" directory disabled={busy} onFiles={(f) => run('folder', f)} />
         <FilePick label="Zip of frames / WhereToChange…" testId="import-zip" accept=".zip,application/zip" disabled={busy} onFiles={(f) => run('zip', f)} />
       </div>

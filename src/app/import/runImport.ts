@@ -3,6 +3,10 @@
  * including that it will fit in the storage left — then commits all resulting clips at once
  * (store/importCommit.ts): an import either lands whole or leaves the store exactly as it was, and
  * its error names the offending file.
+ *
+ * Names are checked before anything is decoded: the verb and object typed in the form must be able
+ * to name a folder (clipDrafts.ts oscChoiceProblem), and clip names are made unique in the project
+ * ("demo", "demo-2") with a remark, so no import can leave a project that exports refuse.
  */
 import type { SpocDb } from '../../store/db';
 import { commitClipImports, draftBytes, type ClipImportDraft } from '../../store/importCommit';
@@ -12,7 +16,8 @@ import { fromFileList, type VirtualFile } from '../../io/files/virtualFile';
 import { readZip } from '../../io/files/zipArchive';
 import { buildImageSequence, isImagePath } from '../../io/images/imageSequence';
 import { decodeCheck, makeThumbnail } from '../../io/images/browserImages';
-import { imageSequenceDraft, videoDraft, type DraftContext, type OscChoice } from '../../io/clipDrafts';
+import { imageSequenceDraft, nameDraftsApart, oscChoiceProblem, videoDraft, type DraftContext, type OscChoice } from '../../io/clipDrafts';
+import { takenClipNames } from '../../store/clips';
 import { sampleVideo } from '../../io/video/sampleVideo';
 import { looksLikeWtc } from '../../io/wtc/wtcLayout';
 import { wtcDrafts } from '../../io/wtc/wtcDrafts';
@@ -38,15 +43,34 @@ export interface ImportResult {
   remarks: string[];
 }
 
-export async function importVideoFile(db: SpocDb, file: File, o: ImportOptions): Promise<ImportResult> {
-  const video = await sampleVideo(file, {
-    fps: o.sampleFps,
-    signal: o.signal,
-    onProgress: (done, total) => o.onProgress?.({ stage: `Decoding ${file.name}`, done, total }),
-  });
-  // The clip records the rate actually sampled (the video's own when the one asked for was higher).
-  const result = await commitDrafts(db, [videoDraft(o.ctx, o.osc, file, video, video.fps)], o);
-  return { ...result, remarks: [...(video.remark ? [video.remark] : []), ...result.remarks] };
+/**
+ * One or several videos, each sampled in turn, then committed together: all of them land, or none
+ * (a video that fails to decode names itself and nothing is saved).
+ */
+export async function importVideoFiles(db: SpocDb, files: readonly File[], o: ImportOptions): Promise<ImportResult> {
+  if (files.length === 0) throw new ImportError('the selection', 'holds no video file');
+  refuseBadOsc(files.length === 1 ? files[0].name : `${files.length} videos`, o.osc);
+  const drafts: ClipImportDraft[] = [];
+  const rateRemarks: string[] = [];
+  for (const [k, file] of files.entries()) {
+    const of = files.length > 1 ? ` (${k + 1} of ${files.length})` : '';
+    const video = await sampleVideo(file, {
+      fps: o.sampleFps,
+      signal: o.signal,
+      onProgress: (done, total) => o.onProgress?.({ stage: `Decoding ${file.name}${of}`, done, total }),
+    });
+    // The clip records the rate actually sampled (the video's own when the one asked for was higher).
+    drafts.push(videoDraft(o.ctx, o.osc, file, video, video.fps));
+    if (video.remark) rateRemarks.push(video.remark);
+  }
+  const result = await commitDrafts(db, drafts, o);
+  return { ...result, remarks: [...rateRemarks, ...result.remarks] };
+}
+
+/** Refuses, before anything is read, a verb or object from the form that could not name a folder. */
+function refuseBadOsc(what: string, osc: OscChoice): void {
+  const problem = oscChoiceProblem(osc);
+  if (problem) throw new ImportError(what, problem);
 }
 
 /** A picked folder (webkitdirectory) or a multi-selection of images. */
@@ -82,16 +106,18 @@ async function importVirtualFiles(
     const result = await commitDrafts(db, drafts, o);
     return { ...result, remarks: [...remarks, ...result.remarks] };
   }
+  refuseBadOsc(sourceName, o.osc);
   const seq = await buildImageSequence(files, sourceName, { decodeCheck, signal: o.signal, onProgress: progress(`Checking ${sourceName}`) });
   return commitDrafts(db, [imageSequenceDraft(o.ctx, o.osc, sourceName, kind, seq, o.sampleFps)], o);
 }
 
-/** Thumbnails, a last room check on the exact bytes, then every clip at once. */
+/** Names apart from the project's clips, thumbnails, a last room check on the exact bytes, then every clip at once. */
 export async function commitDrafts(
   db: SpocDb,
   drafts: ClipImportDraft[],
   o: Pick<ImportOptions, 'signal' | 'onProgress'>,
 ): Promise<ImportResult> {
+  const remarks = drafts.length > 0 ? nameDraftsApart(drafts, await takenClipNames(db, drafts[0].projectId)) : [];
   for (const d of drafts) {
     throwIfAborted(o.signal);
     d.thumbnail ??= await makeThumbnail(d.frames[0].image).catch(() => undefined);
@@ -105,7 +131,7 @@ export async function commitDrafts(
   const clips = await commitClipImports(db, drafts, {
     onProgress: (done, total) => o.onProgress?.({ stage: 'Saving', done, total }),
   });
-  return { clips, remarks: [] };
+  return { clips, remarks };
 }
 
 /** Refuses, before anything is written, an import that cannot fit in the storage left. */

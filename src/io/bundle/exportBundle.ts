@@ -11,6 +11,7 @@ import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import pkg from '../../../package.json';
 import type { SpocDb } from '../../store/db';
 import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from '../../store/keys';
+import { isListedClip } from '../../store/clips';
 import { getUserName } from '../../store/meta';
 import { SCHEMA_VERSION } from '../../store/schema';
 import type { Clip, MetaEntry } from '../../store/types';
@@ -70,8 +71,9 @@ export async function exportBundle(db: SpocDb, projectId: string, sink: BundleSi
   const mtime = new Date(now);
   const project = await db.projects.get(projectId);
   if (!project) throw new Error('The project was not found; it may have been deleted in another tab.');
-  // An incomplete import (interrupted chunked write) is not part of the project until it is re-imported.
-  const clips = (await db.clips.where('projectId').equals(projectId).toArray()).filter((c) => !c.importing).sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
+  // An incomplete import (interrupted chunked write) is not part of the project until it is
+  // re-imported, nor is a clip in the trash until it is restored.
+  const clips = (await db.clips.where('projectId').equals(projectId).toArray()).filter(isListedClip).sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
   const totalFrames = clips.reduce((n, c) => n + c.frameCount, 0);
   const exportedBy = options.exportedBy ?? (await getUserName(db));
   const prefix = projectMetaPrefix(projectId);

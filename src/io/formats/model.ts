@@ -14,6 +14,7 @@ import type { LabelMap } from '../../masks/labelMap';
 import { decodeLayer, encodeLayer, type LayerMasks } from '../../masks/layers';
 import { IGNORE_REASONS, type ClipSubset, type FramePhase, type IgnoreReason, type LayerSource, type Osc } from '../../store/types';
 import { isLayerSource } from '../../store/validate';
+import { pathSegmentProblem } from '../../store/clipNames';
 
 export type { LayerMasks } from '../../masks/layers';
 export type { ClipSubset, FramePhase, IgnoreReason, LayerSource, Osc } from '../../store/types';
@@ -144,19 +145,11 @@ function checkMapSize(map: LabelMap, clip: Pick<ClipMeta, 'width' | 'height'>): 
 }
 
 /**
- * Why `name` cannot be a frame or video name in a file path, or null when it can. Names become
- * path segments in folder formats, so separators, "." / "..", control characters and names that
- * Windows cannot store are refused rather than silently rewritten (which would break round trips).
+ * Why `name` cannot be a frame or video name in a file path, or null when it can. Codecs refuse such
+ * names rather than silently rewrite them (which would break round trips); the app's export
+ * rewrites them with a note first (exportNames.ts). One rule with the store's (store/clipNames.ts).
  */
-export function pathSegmentProblem(name: string): string | null {
-  if (typeof name !== 'string' || name.length === 0) return 'is empty';
-  if (name.length > 200) return `is ${name.length} characters long (at most 200)`;
-  if (name === '.' || name === '..') return 'is "." or ".."';
-  // eslint-disable-next-line no-control-regex
-  if (/[/\\:*?"<>|\u0000-\u001f\u007f]/.test(name)) return 'contains a character not allowed in file names (/ \\ : * ? " < > | or a control character)';
-  if (name !== name.trim() || name.endsWith('.')) return 'starts or ends with a space, or ends with a dot';
-  return null;
-}
+export { pathSegmentProblem };
 
 /**
  * Checks a ClipAnnotations before export (it may come from another importer or from the store):

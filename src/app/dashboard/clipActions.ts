@@ -1,0 +1,53 @@
+/**
+ * What the dashboard does to clips and projects — edit, move to the trash, restore, delete for
+ * good — each under the clip write lock (workspace/clipWriteLock.ts): a clip open in another tab's
+ * editor is refused with a message naming it, before anything is written, so that editor never
+ * finds its clip renamed, hidden or gone under it. The store functions themselves take no locks.
+ */
+import type { SpocDb } from '../../store/db';
+import { updateClip, type ClipPatch } from '../../store/clips';
+import { clipIdsOfProjects, listTrashedClips, listTrashedProjects, purgeClips, purgeProjects, restoreClip, trashClip, trashProject } from '../../store/trash';
+import type { Clip, Project } from '../../store/types';
+import { storedClipRef, withClipWriteLock, type ClipRef } from '../../workspace/clipWriteLock';
+
+async function refs(db: SpocDb, clipIds: readonly string[]): Promise<ClipRef[]> {
+  return Promise.all(clipIds.map((id) => storedClipRef(db, id)));
+}
+
+/** Renames a clip or changes its verb, object, descriptions or subset (store rules apply). */
+export async function editClip(db: SpocDb, clipId: string, patch: ClipPatch): Promise<Clip> {
+  return withClipWriteLock(await refs(db, [clipId]), 'Cannot change it', () => updateClip(db, clipId, patch));
+}
+
+export async function moveClipToTrash(db: SpocDb, clipId: string): Promise<Clip> {
+  return withClipWriteLock(await refs(db, [clipId]), 'Cannot move it to the trash', () => trashClip(db, clipId));
+}
+
+export async function restoreClipFromTrash(db: SpocDb, clipId: string): Promise<Clip> {
+  return withClipWriteLock(await refs(db, [clipId]), 'Cannot restore it', () => restoreClip(db, clipId));
+}
+
+/** Deletes trashed clips for good (one, or the whole trash of a project); all or nothing. */
+export async function deleteClipsForGood(db: SpocDb, clipIds: readonly string[]): Promise<number> {
+  return withClipWriteLock(await refs(db, clipIds), 'Cannot delete it for good', () => purgeClips(db, clipIds));
+}
+
+export async function emptyClipTrash(db: SpocDb, projectId: string): Promise<number> {
+  return deleteClipsForGood(db, (await listTrashedClips(db, projectId)).map((c) => c.id));
+}
+
+/** Moves a project to the trash; refused while any of its clips is open in another tab. */
+export async function moveProjectToTrash(db: SpocDb, projectId: string): Promise<Project> {
+  const clips = await refs(db, await clipIdsOfProjects(db, [projectId]));
+  return withClipWriteLock(clips, 'Cannot move the project to the trash', () => trashProject(db, projectId));
+}
+
+/** Deletes trashed projects for good, with every clip under them; all or nothing. */
+export async function deleteProjectsForGood(db: SpocDb, projectIds: readonly string[]): Promise<number> {
+  const clips = await refs(db, await clipIdsOfProjects(db, projectIds));
+  return withClipWriteLock(clips, 'Cannot delete the project for good', () => purgeProjects(db, projectIds));
+}
+
+export async function emptyProjectTrash(db: SpocDb): Promise<number> {
+  return deleteProjectsForGood(db, (await listTrashedProjects(db)).map((p) => p.id));
+}
