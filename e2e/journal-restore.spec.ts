@@ -37,7 +37,9 @@ async function everyRow(page: Page): Promise<Record<string, string[]>> {
         req.onsuccess = () => resolve(req.result);
         req.onerror = () => reject(req.error);
       });
-      out[store] = (await Promise.all(rows.map(async (r) => JSON.stringify(await describe(r))))).sort();
+      // The journal mark: only its change number counts (a rebuild writes the row anew).
+      const comparable = store === 'journalMarks' ? rows.map((r) => (r as { seq: number }).seq) : rows;
+      out[store] = (await Promise.all(comparable.map(async (r) => JSON.stringify(await describe(r))))).sort();
     }
     db.close();
     return out;
@@ -57,8 +59,8 @@ async function journalCaughtUp(page: Page): Promise<void> {
               req.onerror = () => reject(req.error);
             });
             const seq = await new Promise<unknown>((resolve) => {
-              const req = db.transaction('meta').objectStore('meta').get('journal.seq');
-              req.onsuccess = () => resolve((req.result as { value?: unknown } | undefined)?.value ?? 0);
+              const req = db.transaction('journalMarks').objectStore('journalMarks').getAllKeys();
+              req.onsuccess = () => resolve((req.result as number[]).at(-1) ?? 0);
             });
             db.close();
             const root = await (await navigator.storage.getDirectory()).getDirectoryHandle('spoc-journal');

@@ -1,6 +1,7 @@
 import { Dexie, type DBCore, type DexieOptions, type Middleware, type Table } from 'dexie';
 import { StoreError, reasonOf } from './errors';
-import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
+import { localWritesMiddleware } from './localWrites';
+import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
 import type {
   Clip,
   ClipComment,
@@ -39,6 +40,8 @@ export class SpocDb extends Dexie {
   declare clipEvents: Table<ClipEvent, number, ClipEventInput>;
   declare comments: Table<ClipComment, string>;
   declare frameVerdicts: Table<FrameVerdict, number, FrameVerdictInput>;
+  /** The store's change number (store/journal/capture.ts); one row, written only by the journal. */
+  declare journalMarks: Table<{ seq: number; at: number }, number, { seq?: number; at: number }>;
 
   constructor(name: string = DEFAULT_DB_NAME, options?: SpocDbOptions) {
     super(name, options);
@@ -47,6 +50,7 @@ export class SpocDb extends Dexie {
     this.version(3).stores(SCHEMA_V3);
     this.version(4).stores(SCHEMA_V4);
     this.version(5).stores(SCHEMA_V5);
+    this.version(6).stores(SCHEMA_V6);
   }
 }
 
@@ -68,6 +72,7 @@ export async function openSpocDb(
 
   const db = new SpocDb(name, options);
   // Before open: Dexie builds its DBCore stack when the database opens.
+  db.use(localWritesMiddleware(db));
   for (const m of middlewares) db.use(m);
   try {
     await db.open();

@@ -3,7 +3,8 @@ import { StoreError, notFound } from './errors';
 import { clipLayers, frameLayers, sourceAreaKeys, sourceLayers } from './keys';
 import { appendRevisionRow } from './revisions';
 import { touchClip, touchTables } from './touch';
-import type { Layer, LayerInput, LayerSource, Revision, RevisionInput } from './types';
+import type { Clip, Layer, LayerInput, LayerSource, Revision, RevisionInput } from './types';
+import { Dexie } from 'dexie';
 import { buildLayer, checkRevision } from './validate';
 
 export async function getLayer(
@@ -106,11 +107,18 @@ export interface FrameEdits {
 }
 
 /**
- * The editor's write-behind batch: several frames' layers and their revisions in ONE transaction,
- * so a retried batch can never store a revision twice, and the history never disagrees with the
- * layers. Revisions are appended in the order given (their seq order is the undo order).
+ * The editor's batch: several frames' layers and their revisions in ONE transaction, so a retried
+ * batch can never store a revision twice, and the history never disagrees with the layers.
+ * Revisions are appended in the order given (their seq order is the undo order).
+ *
+ * With `clip` (the editor knows the clip it edits) the transaction only writes: every write is
+ * issued in the same tick, nothing is read first, and the transaction is committed explicitly, so
+ * it can commit even if the page goes away right after pointer-up (a read round trip before the
+ * writes was enough to lose strokes on reload or tab close: docs/durability.md). The clip's
+ * `updatedAt` bump (and todo → in progress) then follows in a transaction of its own.
  */
-export async function saveFrameEdits(db: SpocDb, batch: readonly FrameEdits[]): Promise<void> {
+export async function saveFrameEdits(db: SpocDb, batch: readonly FrameEdits[], known?: { clip: Clip }): Promise<void> {
+  if (known) return saveKnownClipEdits(db, batch, known.clip);
   for (const { layer, revisions } of batch) {
     for (const r of revisions) {
       if (r.clipId !== layer.clipId || r.frameIndex !== layer.frameIndex || r.source !== layer.source) {
@@ -132,5 +140,36 @@ export async function saveFrameEdits(db: SpocDb, batch: readonly FrameEdits[]): 
       touched.set(clip.id, (touched.get(clip.id) ?? false) || input.source === 'gt');
     }
     for (const [clipId, gt] of touched) await touchClip(db, clipId, now, gt);
+  });
+}
+
+async function saveKnownClipEdits(db: SpocDb, batch: readonly FrameEdits[], clip: Clip): Promise<void> {
+  const now = Date.now();
+  // Everything is checked and built before the transaction: nothing may throw halfway through it.
+  const layers: Layer[] = [];
+  const revisions: RevisionInput[] = [];
+  let gt = false;
+  for (const { layer, revisions: revs } of batch) {
+    if (layer.clipId !== clip.id) throw new StoreError('invalid', 'Every layer of the batch must belong to the clip being edited.');
+    layers.push(buildLayer(layer, clip, now));
+    for (const r of revs) {
+      if (r.clipId !== layer.clipId || r.frameIndex !== layer.frameIndex || r.source !== layer.source) {
+        throw new StoreError('invalid', 'Every revision must describe the same clip, frame and source as its layer.');
+      }
+      checkRevision(r, clip);
+      revisions.push(r);
+    }
+    gt ||= layer.source === 'gt';
+  }
+  await db.transaction('rw', [db.layers, db.revisions], () => {
+    const writes: Promise<unknown>[] = [db.layers.bulkPut(layers)];
+    for (const r of revisions) writes.push(appendRevisionRow(db, r));
+    // Nothing more will be asked of this transaction: let it commit now, not after a round trip.
+    (Dexie.currentTransaction?.idbtrans as (IDBTransaction & { commit?: () => void }) | undefined)?.commit?.();
+    return Promise.all(writes);
+  });
+  // The clip's "last changed" (and todo -> in progress): useful, not worth delaying the commit for.
+  await db.transaction('rw', touchTables(db), () => touchClip(db, clip.id, now, gt)).catch((err: unknown) => {
+    console.warn('Could not update the clip after saving an edit', err);
   });
 }

@@ -79,7 +79,20 @@ export const SCHEMA_V5 = {
   frameVerdicts: '++seq, [clipId+frameIndex+seq]',
 } as const;
 
-export const SCHEMA_VERSION = 5;
+/**
+ * 2026-11-25 — v6 (crash journal, docs/durability.md):
+ * - New table `journalMarks`: one row whose auto-incremented `seq` is the store's change number.
+ *   Every read-write transaction that changes something replaces it (clear, then add) without
+ *   reading anything, so a stroke's transaction has no read round trip before it can commit; the
+ *   key generator never goes back (and is restored when a transaction aborts), so numbers are
+ *   gapless in commit order across tabs. No existing row changes shape, so there is no upgrade function.
+ */
+export const SCHEMA_V6 = {
+  ...SCHEMA_V5,
+  journalMarks: '++seq',
+} as const;
+
+export const SCHEMA_VERSION = 6;
 
 /** Index name of the v2 area index, shared by the repositories that read it. */
 export const LAYER_AREA_INDEX = '[clipId+source+frameIndex+actArea+trfArea]';

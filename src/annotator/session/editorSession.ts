@@ -121,7 +121,7 @@ export class EditorSession {
     this.author = typeof author === 'function' ? author : () => author;
     this.pending = options.pending ?? null;
     this.queue = new PersistQueue<LayerInput, RevisionInput>({
-      write: (batch) => saveFrameEdits(db, batch.map(toFrameEdits)),
+      write: (batch) => saveFrameEdits(db, batch.map(toFrameEdits), { clip }),
     });
     this.queue.subscribe(() => this.keepOrDropPending());
     this.ctx = {

@@ -6,13 +6,14 @@
  * different stories, and undo reaching the wrong state).
  *
  * How "not this tab" is told apart: the revision log is append-only for the editor, and every
- * revision this tab writes passes its Dexie instance's `creating` hook (hooks are per connection, so
- * another tab's writes never do). Dexie's liveQuery sees every commit, this tab's and — through
+ * revision this tab writes is reported by its own connection (store/localWrites.ts; another tab's
+ * writes never are). Dexie's liveQuery sees every commit, this tab's and — through
  * Dexie's own BroadcastChannel — other tabs'. A revision that appears without passing the hook, or
  * one that disappears, was written elsewhere.
  */
 import { Dexie, liveQuery } from 'dexie';
 import type { SpocDb } from '../../store/db';
+import { onLocalWrites } from '../../store/localWrites';
 import type { Revision } from '../../store/types';
 
 export interface ExternalGtChange {
@@ -48,12 +49,14 @@ export function externalChangeBetween(before: ReadonlyMap<number, number>, after
 
 export function watchExternalGtChanges(db: SpocDb, clipId: string, onChange: (change: ExternalGtChange) => void): ExternalChangeWatch {
   const writtenHere = new Set<number>();
-  // `onsuccess` runs when the row is added, before its transaction commits and so before the
-  // liveQuery below re-reads: this tab's revisions are always known by then.
-  function creating(this: { onsuccess?: (seq: number) => void }, _seq: unknown, row: Revision) {
-    if (row.clipId === clipId && row.source === 'gt') this.onsuccess = (seq) => writtenHere.add(seq);
-  }
-  db.revisions.hook('creating', creating);
+  // Reported when the row is added, before its transaction commits and so before the liveQuery
+  // below re-reads: this tab's revisions are always known by then.
+  const stopLocal = onLocalWrites(db, 'revisions', (keys, values) => {
+    values.forEach((v, i) => {
+      const row = v as Revision;
+      if (row.clipId === clipId && row.source === 'gt' && typeof keys[i] === 'number') writtenHere.add(keys[i] as number);
+    });
+  });
   let known: Map<number, number> | null = null;
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -71,7 +74,7 @@ export function watchExternalGtChanges(db: SpocDb, clipId: string, onChange: (ch
     ready,
     stop: () => {
       subscription.unsubscribe();
-      db.revisions.hook('creating').unsubscribe(creating);
+      stopLocal();
       markReady();
     },
   };

@@ -1,21 +1,26 @@
 /**
  * A Dexie DBCore middleware that sees every committed write of the store, whoever makes it
- * (repositories, imports, bundle merges, migrations aside), so the journal cannot miss a writer.
+ * (repositories, imports, bundle merges; migrations aside), so the journal cannot miss a writer.
  *
- * Every read-write transaction that changes something also bumps the store's change number
- * (`meta['journal.seq']`) inside that same transaction: the number then says exactly which changes
- * the database holds, and a start-up check can compare it with the journal's. Because every
- * read-write transaction now includes `meta`, IndexedDB runs them one after another in creation
- * order, across tabs too, so change numbers follow commit order.
+ * Every read-write transaction that changes something also replaces the one row of `journalMarks`
+ * (schema v6), whose auto-incremented key is the store's change number, inside that same
+ * transaction: the number then says exactly which changes the database holds, and the start-up
+ * check can compare it with the journal's. The mark is written blind (clear, then add) in the same
+ * tick as the transaction's first write, never after a read: a stroke's transaction must be able to
+ * commit without a round trip, or a reload or closed tab right after pointer-up cuts it off
+ * (docs/durability.md). Because every read-write transaction now includes `journalMarks`,
+ * IndexedDB runs them one after another in creation order, across tabs too, so change numbers
+ * follow commit order, and the key generator (restored when a transaction aborts) leaves no gaps.
  *
  * When the transaction completes, its operations (values cloned at request time, keys as stored)
  * go to `sink`; an aborted transaction sends nothing.
  */
-import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTransaction, Middleware } from 'dexie';
+import type { DBCore, DBCoreKeyRange, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTransaction, Middleware } from 'dexie';
 import type { JournalOp } from './recordFormat';
 
-export const SEQ_KEY = 'journal.seq';
-export const META_TABLE = 'meta';
+export const MARKS_TABLE = 'journalMarks';
+/** DBCoreRangeType.Any: the whole table. */
+const WHOLE_TABLE = { type: 3 } as unknown as DBCoreKeyRange;
 
 export interface CapturedTx {
   seq: number;
@@ -25,8 +30,8 @@ export interface CapturedTx {
 export interface CaptureOptions {
   /** Receives each committed transaction's changes. */
   sink: (tx: CapturedTx) => void;
-  /** Lowest number the next change may take (the journal's highest, so a lost database never reuses one). */
-  floor: () => number;
+  /** A reason while writes must wait (the start-up check found the store behind the journal); null otherwise. */
+  blocked: () => string | null;
   /** While true (a rebuild replaying the journal), writes are neither numbered nor captured. */
   suspended: () => boolean;
 }
@@ -42,21 +47,22 @@ export function captureMiddleware(options: CaptureOptions): Middleware<DBCore> {
     name: 'spoc-journal-capture',
     create(down) {
       const states = new WeakMap<DBCoreTransaction, TxState>();
-      const meta = down.table(META_TABLE);
+      const marks = down.table(MARKS_TABLE);
 
-      const numberTx = (trans: DBCoreTransaction, state: TxState): Promise<number> =>
-        (state.seq ??= meta.get({ trans, key: SEQ_KEY }).then(async (row: { value?: unknown } | undefined) => {
-          const stored = typeof row?.value === 'number' ? row.value : 0;
-          const seq = Math.max(stored, options.floor()) + 1;
-          await meta.mutate({ trans, type: 'put', values: [{ key: SEQ_KEY, value: seq }] });
-          return seq;
-        }));
+      /** Issues the mark's writes now (no await before them); resolves to the change number. */
+      const numberTx = (trans: DBCoreTransaction, state: TxState): void => {
+        if (state.seq) return;
+        const cleared = marks.mutate({ trans, type: 'deleteRange', range: WHOLE_TABLE });
+        const added = marks.mutate({ trans, type: 'add', values: [{ at: Date.now() }] });
+        state.seq = Promise.all([cleared, added]).then(([, res]) => res.results![0] as number);
+        state.seq.catch(() => undefined); // the transaction's own error reaches its caller
+      };
 
       return {
         ...down,
         transaction(stores, mode, txOptions) {
           const capture = mode === 'readwrite' && !options.suspended();
-          const scope = capture && !stores.includes(META_TABLE) ? [...stores, META_TABLE] : stores;
+          const scope = capture && !stores.includes(MARKS_TABLE) ? [...stores, MARKS_TABLE] : stores;
           const trans = down.transaction(scope, mode, txOptions);
           if (capture) {
             const state: TxState = { seq: null, ops: [] };
@@ -76,20 +82,25 @@ export function captureMiddleware(options: CaptureOptions): Middleware<DBCore> {
             ...table,
             mutate(req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> {
               const state = states.get(req.trans);
-              if (!state) return table.mutate(req);
+              if (!state || name === MARKS_TABLE) return table.mutate(req);
+              const blocked = options.blocked();
+              if (blocked) return Promise.reject(new StoreBlockedError(blocked));
               const op = describe(name, req);
-              return numberTx(req.trans, state).then(() =>
-                table.mutate(req).then((res) => {
-                  if (op) state.ops.push(withResults(op, res, keyPath));
-                  return res;
-                }),
-              );
+              numberTx(req.trans, state);
+              return table.mutate(req).then((res) => {
+                if (op) state.ops.push(withResults(op, res, keyPath));
+                return res;
+              });
             },
           };
         },
       };
     },
   };
+}
+
+export class StoreBlockedError extends Error {
+  override name = 'StoreBlockedError';
 }
 
 type PendingOp = JournalOp & { inputKeys?: unknown[] };

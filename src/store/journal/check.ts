@@ -33,6 +33,8 @@ export async function checkStore(db: SpocDb, journal: Journal): Promise<JournalV
     return { kind: 'healthy', storeSeq: stored, journalSeq, journalBehind: journalSeq < stored || !manifest, firstRun: !manifest && seqs.length === 0 };
   }
   const snaps = await journal.files.list(SNAP_DIR);
+  journal.blocked =
+    'The browser’s database is missing work that SPOC Studio’s crash journal holds; nothing can be saved until you restore it or choose to start without it.';
   return {
     kind: 'store-behind',
     storeSeq: stored,

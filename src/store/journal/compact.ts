@@ -17,7 +17,6 @@
  * is not re-snapshotted. A full compaction (every owner re-read from the store) is safe at any time.
  */
 import type { SpocDb } from '../db';
-import { SEQ_KEY } from './capture';
 import { SNAP_DIR, MANIFEST, TX_DIR, txName, type Journal } from './journal';
 import { allOwners, META_OWNER, ownerRows, snapshotName, touchedBy, type Touched } from './owners';
 import { encodeRecord } from './recordFormat';
@@ -37,9 +36,21 @@ export interface CompactOptions {
   all?: boolean;
 }
 
+/** The store's change number: the key of its one journal mark (0 for a store that never changed). */
 export async function storeSeq(db: SpocDb): Promise<number> {
-  const row = await db.meta.get(SEQ_KEY);
-  return typeof row?.value === 'number' ? row.value : 0;
+  const key = await db.journalMarks.toCollection().lastKey();
+  return typeof key === 'number' ? key : 0;
+}
+
+/**
+ * Sets the store's change number (after a rebuild, or when the journal is discarded): an explicit
+ * key moves the key generator on, so the next change is `seq + 1`. Call with capture suspended.
+ */
+export async function setStoreSeq(db: SpocDb, seq: number): Promise<void> {
+  await db.transaction('rw', db.journalMarks, async () => {
+    await db.journalMarks.clear();
+    if (seq > 0) await db.journalMarks.add({ seq, at: Date.now() });
+  });
 }
 
 /** Past this many records behind a missing change number, stop waiting for it and compact fully. */
@@ -133,10 +144,11 @@ export async function discardJournal(db: SpocDb, journal: Journal): Promise<void
   const floor = Math.max(journal.floor, await storeSeq(db));
   journal.replaying = true;
   try {
-    await db.meta.put({ key: SEQ_KEY, value: floor });
+    await setStoreSeq(db, floor);
   } finally {
     journal.replaying = false;
   }
+  journal.blocked = null;
   for (const seq of await journal.txSeqs()) await journal.files.remove(TX_DIR, txName(seq));
   for (const name of await journal.files.list(SNAP_DIR)) await journal.files.remove(SNAP_DIR, name);
   await compact(db, journal, { all: true });

@@ -23,7 +23,7 @@ export async function openJournaledDb(files: JournalFiles, name?: string, option
   const db = await openSpocDb(name, options, [
     captureMiddleware({
       sink: (tx) => journal.append(tx),
-      floor: () => journal.floor,
+      blocked: () => journal.blocked,
       suspended: () => journal.replaying,
     }),
   ]);

@@ -8,12 +8,11 @@ import { commitClipImport } from '../importCommit';
 import { saveFrameEdits } from '../layers';
 import { setMeta } from '../meta';
 import { createProject, deleteProject } from '../projects';
-import { SCHEMA_V5 } from '../schema';
+import { SCHEMA_V6 as SCHEMA_VERSION_TABLES } from '../schema';
 import { fakeIdb, H, importDraft, rleWithArea, snapshot, W } from '../testFixtures';
 import type { SpocDb } from '../db';
-import { SEQ_KEY } from './capture';
 import { checkStore } from './check';
-import { compact, contiguousEnd, discardJournal } from './compact';
+import { compact, contiguousEnd, discardJournal, setStoreSeq, storeSeq } from './compact';
 import { openJournaledDb, MemoryFiles, type Journal } from './index';
 import { TX_DIR, SNAP_DIR, txName } from './journal';
 import { CLIP_ROW_TABLES } from './owners';
@@ -36,10 +35,10 @@ async function workedOnThenLost() {
   return { files, highest, expected, second: await open(files) };
 }
 
-/** Every row except the change number, which a rebuild sets itself. */
+/** Every row; of the journal mark only its change number (a rebuild writes it anew). */
 async function rows(db: SpocDb) {
   const all = await snapshot(db);
-  all.meta = all.meta.filter((r) => (r as { key: string }).key !== SEQ_KEY);
+  all.journalMarks = all.journalMarks.map((r) => (r as { seq: number }).seq);
   return all;
 }
 
@@ -88,7 +87,8 @@ describe('crash journal', () => {
     const seqs = await journal.txSeqs();
     expect(seqs.length).toBeGreaterThan(5);
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
-    expect((await db.meta.get(SEQ_KEY))?.value).toBe(seqs.at(-1));
+    expect(await storeSeq(db)).toBe(seqs.at(-1));
+    expect(await db.journalMarks.count()).toBe(1);
   });
 
   it('an aborted transaction leaves neither a record nor a change number', async () => {
@@ -104,7 +104,7 @@ describe('crash journal', () => {
     ).rejects.toThrow('abort');
     await journal.whenWritten();
     expect(await journal.txSeqs()).toEqual(before);
-    expect((await db.meta.get(SEQ_KEY))?.value).toBe(before.at(-1));
+    expect(await storeSeq(db)).toBe(before.at(-1));
   });
 
   it('rebuilds a lost store row for row from the records alone', async () => {
@@ -164,7 +164,7 @@ describe('crash journal', () => {
     const { db, journal } = await open(files);
     const { a } = await workOn(db, journal);
     await compact(db, journal);
-    const seqBefore = (await db.meta.get(SEQ_KEY))!.value as number;
+    const seqBefore = await storeSeq(db);
     await paint(db, a.id, 0, 5, 40);
     await journal.whenWritten();
     const expected = await rows(db);
@@ -172,7 +172,7 @@ describe('crash journal', () => {
     journal.replaying = true;
     await db.layers.delete([a.id, 'gt', 0]);
     await db.revisions.where('at').equals(40).delete();
-    await db.meta.put({ key: SEQ_KEY, value: seqBefore });
+    await setStoreSeq(db, seqBefore);
     const clip = expected.clips.find((c) => (c as { id: string }).id === a.id) as { updatedAt: number };
     journal.replaying = false;
     const verdict = await checkStore(db, journal);
@@ -183,10 +183,13 @@ describe('crash journal', () => {
     expect(clip.updatedAt).toBeGreaterThan(0);
   });
 
-  it('after a lost store, new changes never reuse a change number the journal holds', async () => {
+  it('after a lost store, every write is refused until the person restores (nothing is numbered meanwhile)', async () => {
     const { highest, second } = await workedOnThenLost();
-    await checkStore(second.db, second.journal); // raises the floor
-    await createProject(second.db, { name: 'fresh start' });
+    await checkStore(second.db, second.journal);
+    await expect(createProject(second.db, { name: 'too early' })).rejects.toThrow(/nothing can be saved until you restore/);
+    expect(await second.journal.txSeqs()).toHaveLength(highest);
+    await restoreFromJournal(second.db, second.journal, { mode: 'scratch' });
+    await createProject(second.db, { name: 'after the restore' });
     await second.journal.whenWritten();
     expect((await second.journal.txSeqs()).at(-1)).toBe(highest + 1);
   });
@@ -242,7 +245,7 @@ describe('crash journal', () => {
   });
 
   it('every table of the schema has an owner in the journal', () => {
-    const owned = new Set(['projects', 'clips', 'meta', ...Object.keys(CLIP_ROW_TABLES)]);
-    expect(Object.keys(SCHEMA_V5).filter((t) => !owned.has(t))).toEqual([]);
+    const owned = new Set(['projects', 'clips', 'meta', 'journalMarks', ...Object.keys(CLIP_ROW_TABLES)]);
+    expect(Object.keys(SCHEMA_VERSION_TABLES).filter((t) => !owned.has(t))).toEqual([]);
   });
 });

@@ -57,6 +57,11 @@ export class Journal {
   private listeners = new Set<(s: JournalStatus) => void>();
   /** While true, the store is being rebuilt from the journal: its writes are not journaled again. */
   replaying = false;
+  /**
+   * Set while the store lacks changes the journal holds and the person has not chosen what to do:
+   * every write is refused with this reason, so nothing is numbered (or overwritten) meanwhile.
+   */
+  blocked: string | null = null;
 
   constructor(files: JournalFiles, schema: number) {
     this.files = files;

@@ -16,7 +16,6 @@ import {
   clipRevisions,
   clipVerdictRows,
 } from '../keys';
-import { SEQ_KEY } from './capture';
 import type { JournalOp } from './recordFormat';
 
 /** Tables whose rows belong to a clip, with the query that reads one clip's rows. */
@@ -83,7 +82,7 @@ export function touchedBy(ops: readonly JournalOp[], into: Touched = { all: fals
 /** The rows an owner's snapshot holds, read now (call inside one read transaction for consistency). */
 export async function ownerRows(db: SpocDb, owner: string): Promise<JournalOp[] | null> {
   if (owner === META_OWNER) {
-    const rows = (await db.meta.toArray()).filter((r) => r.key !== SEQ_KEY);
+    const rows = await db.meta.toArray();
     return [{ table: 'meta', type: 'put', values: rows }];
   }
   if (owner.startsWith('project-')) {

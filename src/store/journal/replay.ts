@@ -6,7 +6,7 @@
  */
 import { Dexie, type IndexableType } from 'dexie';
 import type { SpocDb } from '../db';
-import { SEQ_KEY } from './capture';
+import { setStoreSeq } from './compact';
 import { MANIFEST, SNAP_DIR, readWhole, type Journal } from './journal';
 import type { JournalOp } from './recordFormat';
 
@@ -62,10 +62,11 @@ export async function restoreFromJournal(db: SpocDb, journal: Journal, options: 
       seq = s;
       options.onProgress?.({ done: ++done, total });
     }
-    await db.meta.put({ key: SEQ_KEY, value: seq });
+    await setStoreSeq(db, seq);
   } finally {
     journal.replaying = false;
   }
+  journal.blocked = null;
   journal.raiseFloor(seq);
   return { seq, snapshots: snapshots.length, records: seqs.length, skipped };
 }
