@@ -35,6 +35,10 @@ export interface QuotaResult extends RunResult {
   saveFailed: boolean;
   /** Dialog types the reload with unsaved edits raised. */
   reloadDialogs: string[];
+  /** The save indicator just before the reload: 'idle' when every edit got stored after all (the journal's reserve gave room). */
+  stateBeforeReload: string;
+  /** Failed attempts in a row just before the reload (0: no save is failing). */
+  retriesBeforeReload: number;
   /** Strokes painted before the quota was full (saved normally). */
   storedBefore: number;
   /** Strokes stored after the relaunch with space freed. */
@@ -101,7 +105,9 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
       await paintStroke(page, spot);
       ledger.record(spot, 0, null);
     }
-    log(`quota: ${ledger.strokes.length} strokes painted, saving ${saveFailed ? 'failed' : 'never failed'}, save state "${await saveState(page)}"; reloading`);
+    const stateBeforeReload = (await saveState(page)) ?? 'missing';
+    const retriesBeforeReload = Number(await page.getByTestId('save-status').getAttribute('data-retries'));
+    log(`quota: ${ledger.strokes.length} strokes painted, saving ${saveFailed ? 'failed' : 'never failed'}, save state "${stateBeforeReload}"; reloading`);
     await page.reload();
     await waitEditorOn(page, frame);
     const reloadDialogs = [...dialogTypes];
@@ -126,6 +132,8 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
       ms: Date.now() - started,
       notes,
       saveFailed,
+      stateBeforeReload,
+      retriesBeforeReload,
       reloadDialogs,
       storedBefore,
       storedAfter,

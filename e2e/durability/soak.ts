@@ -90,7 +90,7 @@ async function main(): Promise<number> {
   if (notes.length > 0) console.log(['', 'notes:', ...notes].join('\n'));
   const quotaProblems = quota.flatMap((q) => [
     ...(q.saveFailed ? [] : ['saving never failed with the quota full (the run proves nothing)']),
-    ...(q.reloadDialogs.includes('beforeunload') ? [] : ['the reload with unsaved edits raised no beforeunload prompt']),
+    ...(q.reloadDialogs.includes('beforeunload') === (q.stateBeforeReload === 'error' || q.retriesBeforeReload > 0) ? [] : ['the reload prompted although nothing was unsaved, or did not although a save was failing']),
   ]);
   for (const p of quotaProblems) console.log(`quota: ${p}`);
   const failed = lost.length > 0 || quotaProblems.length > 0;

@@ -16,6 +16,7 @@ import {
   type ReplayedEdits,
 } from '../store/journal';
 import type { PendingEditsPort } from '../annotator/session/editorSession';
+import { notify } from './notices';
 
 export interface JournalState {
   journal: Journal | null;
@@ -37,7 +38,15 @@ export function pendingEditsPort(): PendingEditsPort | undefined {
   const journal = state.journal;
   if (!journal) return undefined;
   return {
-    keep: (clipId, edits) => keepPendingEdits(journal.files, clipId, edits),
+    keep: async (clipId, edits) => {
+      if (await keepPendingEdits(journal.files, clipId, edits)) {
+        notify(
+          'warn',
+          'Storage is full. SPOC Studio gave up its emergency reserve to keep your unsaved edits in the crash journal; free space (delete clips, or export and remove a project) before painting on.',
+          { appWide: true },
+        );
+      }
+    },
     drop: (clipId) => dropPendingEdits(journal.files, clipId),
   };
 }

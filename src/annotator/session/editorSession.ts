@@ -200,7 +200,9 @@ export class EditorSession {
    * alone is not: its transaction commits even if the page goes away.
    */
   get hasUnsavedEdits(): boolean {
-    return this.queue.status.state === 'error' || this.queue.waiting > 0;
+    // A retry in flight ('saving' with retries > 0) is still a failing save until it succeeds.
+    const { state, retries } = this.queue.status;
+    return state === 'error' || retries > 0 || this.queue.waiting > 0;
   }
 
   /** Why keeping unsaved edits in the journal failed too, or null. */

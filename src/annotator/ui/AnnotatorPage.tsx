@@ -372,10 +372,16 @@ function editorStateOf(s: SessionState, frameCount: number, masksVisible: boolea
 
 function SaveStatus({ status }: { status: PersistStatus }) {
   const text =
-    status.state === 'error' ? `save failed, retrying (${status.retries})` : status.state === 'idle' ? 'all changes saved' : 'saving…';
-  const tone = status.state === 'error' ? 'text-red-400' : status.state === 'idle' ? 'text-zinc-500' : 'text-amber-300';
+    status.state === 'error'
+      ? `save failed, retrying (${status.retries})`
+      : status.state === 'idle'
+        ? 'all changes saved'
+        : status.retries > 0
+          ? `retrying a failed save (${status.retries})…`
+          : 'saving…';
+  const tone = status.state === 'error' || status.retries > 0 ? 'text-red-400' : status.state === 'idle' ? 'text-zinc-500' : 'text-amber-300';
   return (
-    <span className={`text-xs ${tone}`} data-testid="save-status" data-state={status.state}>
+    <span className={`text-xs ${tone}`} data-testid="save-status" data-state={status.state} data-retries={status.retries}>
       {text}
     </span>
   );

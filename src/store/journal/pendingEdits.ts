@@ -24,15 +24,20 @@ export async function ensureReserve(files: JournalFiles): Promise<void> {
   await files.write(RESERVE_DIR, RESERVE_FILE, new Blob([new Uint8Array(RESERVE_BYTES)])).catch(() => undefined);
 }
 
-/** Keeps a clip's unsaved edits (replacing what was kept before for that clip). */
-export async function keepPendingEdits(files: JournalFiles, clipId: string, edits: readonly FrameEdits[]): Promise<void> {
+/**
+ * Keeps a clip's unsaved edits (replacing what was kept before for that clip). Returns true when
+ * the disk was full and the reserve had to be given up for them (the person should free space).
+ */
+export async function keepPendingEdits(files: JournalFiles, clipId: string, edits: readonly FrameEdits[]): Promise<boolean> {
   const data = new Blob([JSON.stringify({ clipId, at: Date.now(), edits })], { type: 'application/json' });
   try {
     await files.write(PENDING_DIR, pendingName(clipId), data);
+    return false;
   } catch (err) {
     if (!isQuotaError(err)) throw err;
     await files.remove(RESERVE_DIR, RESERVE_FILE);
     await files.write(PENDING_DIR, pendingName(clipId), data);
+    return true;
   }
 }
 
