@@ -93,7 +93,7 @@ test('phases, ignores, and undo / redo across frame switches and a reload', asyn
 
   // Frame 3 is the end state; frame 4 is ignored as too blurry.
   await page.keyboard.press('ArrowRight');
-  await page.getByRole('button', { name: 'end' }).click();
+  await page.getByRole('button', { name: 'end', exact: true }).click();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('i');
   await page.getByLabel(/Why is frame 4 ignored/).selectOption('too_blurry');

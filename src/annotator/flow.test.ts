@@ -51,6 +51,7 @@ describe('stroke -> patch -> history -> storage -> reload', () => {
     d.use('fill');
     d.ctx.activeClass = 2;
     d.click(50, 5);
+    d.key('Enter'); // the background reaches the frame's border: the fill asks, and the answer is yes
     d.use('polygon');
     d.ctx.activeClass = 1;
     d.click(2, 30).click(20, 30).click(20, 46).click(2, 46);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getClip } from './clips';
 import type { SpocDb } from './db';
-import { getFrame, getFrameImage, listFrames, setFrameIgnored, setFramePhase, setFrameReviewed } from './frames';
+import { getFrame, getFrameImage, listFrames, setFrameIgnored, setFramePhase, setFramePhaseRange, setFramePhases, setFrameReviewed } from './frames';
 import { commitClipImport } from './importCommit';
 import { createProject } from './projects';
 import { freshDb, importDraft } from './testFixtures';
@@ -63,5 +63,25 @@ describe('frames', () => {
     await expect(setFramePhase(db, clip.id, 0, 'middle' as never)).rejects.toMatchObject({ code: 'invalid' });
     await expect(setFrameIgnored(db, clip.id, 0, { reason: 'boring' as never })).rejects.toMatchObject({ code: 'invalid' });
     expect((await getClip(db, clip.id))?.status).toBe('todo');
+  });
+
+  it('sets the phase of a range of frames at once, and clears it', async () => {
+    const written = await setFramePhaseRange(db, clip.id, 7, 3, 'transitioning'); // either order
+    expect(written).toBe(5);
+    const phases = (await listFrames(db, clip.id)).map((f) => f.phase ?? '-');
+    expect(phases).toEqual(['-', '-', '-', 'transitioning', 'transitioning', 'transitioning', 'transitioning', 'transitioning', '-', '-', '-', '-']);
+    expect((await getClip(db, clip.id))?.status).toBe('in_progress');
+    await setFramePhaseRange(db, clip.id, 4, 5, undefined);
+    expect((await listFrames(db, clip.id)).filter((f) => f.phase).map((f) => f.index)).toEqual([3, 6, 7]);
+  });
+
+  it('sets many frames\' phases in one transaction: a bad frame or value writes nothing', async () => {
+    await setFramePhases(db, clip.id, new Map([[0, 'initial'], [11, 'end']]));
+    expect((await listFrames(db, clip.id)).filter((f) => f.phase).map((f) => `${f.index}:${f.phase}`)).toEqual(['0:initial', '11:end']);
+    await expect(setFramePhases(db, clip.id, new Map([[1, 'initial'], [12, 'end']]))).rejects.toMatchObject({ code: 'not_found' });
+    await expect(setFramePhases(db, clip.id, new Map([[1, 'initial'], [2, 'middle' as never]]))).rejects.toMatchObject({ code: 'invalid' });
+    expect((await getFrame(db, clip.id, 1))?.phase).toBeUndefined();
+    // Frames whose phase is already what is asked are not rewritten (nor counted).
+    expect(await setFramePhases(db, clip.id, new Map([[0, 'initial'], [1, 'initial']]))).toBe(1);
   });
 });

@@ -33,6 +33,43 @@ export async function setFramePhase(
   });
 }
 
+/**
+ * Sets (or with `undefined` clears) the phase of many frames in ONE transaction: all of them or,
+ * on an unknown frame or phase, none. Returns how many frames changed.
+ */
+export async function setFramePhases(db: SpocDb, clipId: string, phases: ReadonlyMap<number, FramePhase | undefined>): Promise<number> {
+  for (const phase of phases.values()) {
+    if (phase !== undefined && !PHASES.includes(phase)) throw new StoreError('invalid', `Unknown phase "${phase}".`);
+  }
+  if (phases.size === 0) return 0;
+  return db.transaction('rw', [db.frames, ...touchTables(db)], async () => {
+    const keys = [...phases.keys()].map((index) => [clipId, index] as [string, number]);
+    const frames = await db.frames.bulkGet(keys);
+    const changed: Frame[] = [];
+    frames.forEach((frame, i) => {
+      if (!frame) throw notFound(`Frame ${keys[i][1] + 1} of this clip`);
+      const phase = phases.get(frame.index);
+      if (frame.phase === phase) return;
+      const next = { ...frame };
+      if (phase === undefined) delete next.phase;
+      else next.phase = phase;
+      changed.push(next);
+    });
+    if (changed.length > 0) {
+      await db.frames.bulkPut(changed);
+      await touchClip(db, clipId, Date.now(), true);
+    }
+    return changed.length;
+  });
+}
+
+/** Sets (or clears) the phase of frames `from`..`to` inclusive (either order), in one transaction. */
+export async function setFramePhaseRange(db: SpocDb, clipId: string, from: number, to: number, phase: FramePhase | undefined): Promise<number> {
+  const phases = new Map<number, FramePhase | undefined>();
+  for (let k = Math.min(from, to); k <= Math.max(from, to); k++) phases.set(k, phase);
+  return setFramePhases(db, clipId, phases);
+}
+
 export interface IgnoreInput {
   reason: IgnoreReason;
   note?: string;

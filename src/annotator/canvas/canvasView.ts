@@ -8,26 +8,27 @@ import Konva from 'konva';
 import type { Box, LabelMap } from '../../masks/labelMap';
 import { boxUnion } from '../../masks/geometry';
 import type { ToolPreview } from '../tools/types';
-import { maskBoxPixels, outlinePixels, type MaskStyle } from './maskPixels';
+import { hexRgb, maskBoxPixels, outlinePixels, type MaskStyle } from './maskPixels';
+import { OutlineShape } from './outlineShape';
+import { DEFAULT_STATE_COLOURS, type StateColours } from './stateColours';
 import { fitTransform, toImage, zoomAround, type ViewTransform } from './viewTransform';
 
 export interface ViewOptions {
   opacity: number;
+  /** 'fill': tinted states with their outlines; 'outline': the outlines only. */
   style: MaskStyle;
   masksVisible: boolean;
   onion: boolean;
+  /** The colour of each state (#rrggbb), the user's choice per class. */
+  colours: StateColours;
 }
+
 
 /** A binary mask cropped to its box (1 = inside), drawn as an outline in `colour` (#rrggbb). */
 export interface OutlineItem {
   box: Box;
   data: Uint8Array;
   colour: string;
-}
-
-function hexRgb(colour: string): [number, number, number] {
-  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour);
-  return m ? [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)] : [255, 255, 255];
 }
 
 export class CanvasView {
@@ -38,6 +39,8 @@ export class CanvasView {
   private readonly imageNode = new Konva.Image({ image: undefined, x: 0, y: 0 });
   private readonly onionNode = new Konva.Image({ image: undefined, x: 0, y: 0, opacity: 0.7 });
   private readonly maskNode: Konva.Image;
+  /** State outlines at a constant screen width (outlineShape.ts), over the tinted fill. */
+  private readonly outline: OutlineShape;
   private readonly maskCanvas: HTMLCanvasElement;
   private readonly maskCtx: CanvasRenderingContext2D;
   private readonly onionCanvas: HTMLCanvasElement;
@@ -45,6 +48,8 @@ export class CanvasView {
   private readonly instanceLabels = new Konva.Group();
   /** The SAM tool's candidate mask, clicks and box (not in the label map until accepted). */
   private readonly samPreview = new Konva.Group();
+  /** A proposed labelling of the frame (e.g. "Suggest states"), both states tinted, until accepted or discarded. */
+  private readonly labelPreview = new Konva.Image({ image: undefined, x: 0, y: 0, opacity: 0.65, visible: false });
   /** Review overlays in image coordinates, owned by src/review/ui: comment pins, and an error map / prediction image. */
   readonly reviewPins = new Konva.Group();
   readonly reviewImage = new Konva.Image({ image: undefined, x: 0, y: 0, visible: false });
@@ -56,7 +61,7 @@ export class CanvasView {
   private dirty: Box | null = null;
   private frameRequest = 0;
   private transform: ViewTransform = { scale: 1, x: 0, y: 0 };
-  private options: ViewOptions = { opacity: 0.5, style: 'fill', masksVisible: true, onion: false };
+  private options: ViewOptions = { opacity: 0.5, style: 'fill', masksVisible: true, onion: false, colours: DEFAULT_STATE_COLOURS };
   private readonly width: number;
   private readonly height: number;
   /** Called after every repaint of the mask layer with the time it took (for the benchmark). */
@@ -76,9 +81,10 @@ export class CanvasView {
     this.maskNode = new Konva.Image({ image: this.maskCanvas, x: 0, y: 0, opacity: this.options.opacity });
     this.onionNode.image(this.onionCanvas);
     this.onionNode.visible(false);
+    this.outline = new OutlineShape(this.options.colours);
     this.imageLayer.add(this.imageNode);
-    this.maskLayer.add(this.onionNode, this.maskNode);
-    this.previewLayer.add(this.instanceLabels, this.preview, this.samPreview);
+    this.maskLayer.add(this.onionNode, this.maskNode, this.outline.node);
+    this.previewLayer.add(this.labelPreview, this.instanceLabels, this.preview, this.samPreview);
     this.maskLayer.add(this.reviewImage);
     this.previewLayer.add(this.reviewPins);
     this.previewLayer.add(this.proposalOutlines, this.proposalHighlight);
@@ -97,6 +103,7 @@ export class CanvasView {
     this.imageNode.image(image ?? undefined);
     this.map = map;
     this.dirty = null;
+    this.outline.setMap(map);
     this.repaint({ x: 0, y: 0, w: map.width, h: map.height });
     this.setOnionMap(previous);
     this.imageLayer.batchDraw();
@@ -120,21 +127,25 @@ export class CanvasView {
   }
 
   setOptions(next: Partial<ViewOptions>): void {
-    const styleChanged = next.style !== undefined && next.style !== this.options.style;
+    const coloursChanged = next.colours !== undefined && (next.colours[1] !== this.options.colours[1] || next.colours[2] !== this.options.colours[2]);
     this.options = { ...this.options, ...next };
+    const { masksVisible, style } = this.options;
     this.maskNode.opacity(this.options.opacity);
-    this.maskNode.visible(this.options.masksVisible);
-    this.onionNode.visible(this.options.onion && this.options.masksVisible);
-    if (styleChanged && this.map) this.repaint({ x: 0, y: 0, w: this.map.width, h: this.map.height });
+    this.maskNode.visible(masksVisible && style === 'fill');
+    this.outline.node.visible(masksVisible);
+    this.onionNode.visible(this.options.onion && masksVisible);
+    if (coloursChanged) {
+      this.outline.setColours(this.options.colours);
+      if (this.map) this.repaint({ x: 0, y: 0, w: this.map.width, h: this.map.height });
+    }
+    this.stage.container().dataset.stateColours = `${this.options.colours[1]} ${this.options.colours[2]}`;
     this.maskLayer.batchDraw();
   }
 
   /** Pixels of `box` changed in the map: repaint that rectangle on the next animation frame. */
   invalidate(box: Box): void {
     if (box.w <= 0 || box.h <= 0) return;
-    // Outlines depend on neighbours: grow the box by one pixel.
-    const grown = this.options.style === 'outline' ? { x: box.x - 1, y: box.y - 1, w: box.w + 2, h: box.h + 2 } : box;
-    this.dirty = this.dirty ? boxUnion(this.dirty, grown) : grown;
+    this.dirty = this.dirty ? boxUnion(this.dirty, box) : box;
     if (!this.frameRequest) this.frameRequest = requestAnimationFrame(() => this.flushDirty());
   }
 
@@ -150,7 +161,7 @@ export class CanvasView {
     this.preview.destroyChildren();
     if (preview) {
       const s = this.transform.scale;
-      const stroke = preview.kind === 'brush' && preview.erase ? '#e5e7eb' : activeClass === 2 ? '#22c55e' : activeClass === 1 ? '#ef4444' : '#e5e7eb';
+      const stroke = preview.kind === 'brush' && preview.erase ? '#e5e7eb' : activeClass === 1 || activeClass === 2 ? this.options.colours[activeClass] : '#e5e7eb';
       if (preview.kind === 'brush') {
         this.preview.add(new Konva.Circle({ x: preview.x, y: preview.y, radius: preview.radius, stroke, strokeWidth: 1.5 / s, dash: preview.erase ? [4 / s, 3 / s] : undefined }));
       } else if (preview.kind === 'path' && preview.points.length > 0) {
@@ -208,6 +219,37 @@ export class CanvasView {
         this.samPreview.add(new Konva.Circle({ x: p.x, y: p.y, radius: 4.5 / s, fill: p.positive ? '#22d3ee' : '#f43f5e', stroke: '#000', strokeWidth: 1 / s }));
       }
     }
+    this.previewLayer.batchDraw();
+  }
+
+  /**
+   * Draws (or with null removes) a proposed label map over the frame: actionable and transformed
+   * pixels each in their state colour, so a suggestion can be judged as a whole before it is taken.
+   */
+  setLabelPreview(labels: LabelMap | null): void {
+    const el = this.stage.container();
+    const box = labels ? labelBox(labels) : null;
+    if (!labels || !box) {
+      this.labelPreview.visible(false);
+      delete el.dataset.labelPreview;
+      this.previewLayer.batchDraw();
+      return;
+    }
+    const canvas = document.createElement('canvas');
+    canvas.width = box.w;
+    canvas.height = box.h;
+    const ctx = canvas.getContext('2d')!;
+    const img = ctx.createImageData(box.w, box.h);
+    maskBoxPixels(labels, box, 'fill', img.data, { 1: hexRgb(this.options.colours[1]), 2: hexRgb(this.options.colours[2]) });
+    ctx.putImageData(img, 0, 0);
+    this.labelPreview.setAttrs({ image: canvas, x: box.x, y: box.y, width: box.w, height: box.h, visible: true });
+    let act = 0;
+    let trf = 0;
+    for (const v of labels.data) {
+      if (v === 1) act++;
+      else if (v === 2) trf++;
+    }
+    el.dataset.labelPreview = `${act} ${trf}`;
     this.previewLayer.batchDraw();
   }
 
@@ -336,6 +378,7 @@ export class CanvasView {
 
   private apply(t: ViewTransform): void {
     this.transform = t;
+    this.outline.setScale(t.scale);
     for (const layer of [this.imageLayer, this.maskLayer, this.previewLayer]) {
       layer.scale({ x: t.scale, y: t.scale });
       layer.position({ x: t.x, y: t.y });
@@ -358,9 +401,31 @@ export class CanvasView {
     const t0 = performance.now();
     const clipped = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
     const img = this.maskCtx.createImageData(clipped.w, clipped.h);
-    maskBoxPixels(map, clipped, this.options.style, img.data);
+    // The fill; the outline style hides it and shows only the outline shape.
+    maskBoxPixels(map, clipped, 'fill', img.data, { 1: hexRgb(this.options.colours[1]), 2: hexRgb(this.options.colours[2]) });
     this.maskCtx.putImageData(img, clipped.x, clipped.y);
+    this.outline.invalidate(clipped);
     this.maskLayer.batchDraw();
     this.onPaint?.(performance.now() - t0);
   }
+}
+
+/** The tight box of the state pixels (1 or 2) of a label map, or null when it has none. */
+function labelBox(map: LabelMap): Box | null {
+  const { width, height, data } = map;
+  let x0 = width;
+  let y0 = height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const v = data[y * width + x];
+      if (v !== 1 && v !== 2) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  return x1 < 0 ? null : { x: x0, y: y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
 }

@@ -3,11 +3,12 @@
  * with a 4-neighbour of another value). Pure: writes into a box-sized RGBA buffer.
  */
 import type { Box, LabelMap } from '../../masks/labelMap';
-import { STATE_COLOURS } from '../overlayPixels';
+import { STATE_COLOURS, type Rgb } from '../overlayPixels';
 
 export type MaskStyle = 'fill' | 'outline';
 
-export function maskBoxPixels(map: LabelMap, box: Box, style: MaskStyle, out: Uint8ClampedArray): void {
+/** `colours`: the state colours to use (the editor's per-class choice); the app's defaults otherwise. */
+export function maskBoxPixels(map: LabelMap, box: Box, style: MaskStyle, out: Uint8ClampedArray, colours: Record<1 | 2, Rgb> = STATE_COLOURS): void {
   const { width: W, height: H, data } = map;
   for (let y = box.y; y < box.y + box.h; y++) {
     let o = (y - box.y) * box.w * 4;
@@ -21,7 +22,7 @@ export function maskBoxPixels(map: LabelMap, box: Box, style: MaskStyle, out: Ui
           data[i - 1] !== v || data[i + 1] !== v || data[i - W] !== v || data[i + W] !== v;
       }
       if (on) {
-        const c = STATE_COLOURS[v as 1 | 2];
+        const c = colours[v as 1 | 2];
         out[o] = c[0];
         out[o + 1] = c[1];
         out[o + 2] = c[2];
@@ -51,4 +52,10 @@ export function outlinePixels(map: LabelMap, out: Uint8ClampedArray): void {
       } else out[o + 3] = 0;
     }
   }
+}
+
+/** '#rrggbb' as [r, g, b]; white for anything else. */
+export function hexRgb(colour: string): Rgb {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour);
+  return m ? [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)] : [255, 255, 255];
 }

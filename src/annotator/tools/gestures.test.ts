@@ -40,6 +40,8 @@ function perform(d: ToolDriver, g: Gesture): void {
   if (g.cancel) d.tool.cancel();
   const last = g.points[g.points.length - 1];
   d.up(last[0], last[1], b);
+  // A fill that leaks to the border or over half the frame waits for a yes (Enter).
+  if (d.tool.busy) d.key('Enter');
 }
 
 describe('every tool: one gesture = at most one patch, cancel restores, undo restores (property)', () => {

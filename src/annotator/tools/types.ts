@@ -70,7 +70,14 @@ export type ToolPreview =
       /** A click now would close the polygon (the pointer is on its first point). */
       willClose: boolean;
     }
-  | { kind: 'move'; dx: number; dy: number; copy: boolean };
+  | { kind: 'move'; dx: number; dy: number; copy: boolean }
+  | {
+      /** A flood fill that leaked (paint/fillLeak.ts) is shown in the map and waits for Enter / Escape. */
+      kind: 'fill-confirm';
+      /** Share of the frame the fill covers, 0..1. */
+      fraction: number;
+      reachesBorder: boolean;
+    };
 
 export interface Tool {
   readonly id: ToolId;

@@ -15,6 +15,7 @@ import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
 import { getClip } from '../../store/clips';
 import { listFrames, setFrameIgnored } from '../../store/frames';
 import { layerAreas } from '../../store/layers';
+import { listFrameVerdicts } from '../../store/frameVerdicts';
 import { authorNow, userNames } from '../../workspace/user';
 import { pendingEditsPort } from '../../workspace/journal';
 import type { Clip } from '../../store/types';
@@ -31,6 +32,9 @@ import { SidePanel } from './SidePanel';
 import { ShortcutSheet } from './ShortcutSheet';
 import { CommandPalette } from './CommandPalette';
 import { useEditorView } from './editorViewState';
+import { FillConfirm } from './FillConfirm';
+import { usePersistedBrushSize } from './usePersistedBrushSize';
+import { rangeBounds, type FrameRange } from '../phases';
 import type { EditorSlotContext, EditorSlots } from './editorSlots';
 
 export function AnnotatorPage({ clipId, frame, slots = {} }: { clipId: string; frame: number; slots?: EditorSlots }) {
@@ -171,6 +175,11 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
   );
   const frames = useLiveQuery(() => listFrames(db, clip.id), [db, clip.id]) ?? [];
   const areas = useLiveQuery(() => layerAreas(db, clip.id, 'gt'), [db, clip.id]) ?? [];
+  // The reviewer's rejections, shown on the timeline whether or not reviewer mode is on.
+  const verdicts = useLiveQuery(() => listFrameVerdicts(db, clip.id), [db, clip.id]);
+  const rejected = useMemo(() => new Map([...(verdicts ?? new Map()).entries()].filter(([, v]) => v.verdict === 'reject')), [verdicts]);
+  const [selection, setSelection] = useState<FrameRange | null>(null);
+  usePersistedBrushSize(session);
   const view = useEditorView();
   const [sheet, setSheet] = useState(false);
   const [palette, setPalette] = useState(false);
@@ -338,15 +347,28 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
         <div className="relative min-w-0 flex-1">
           <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} />
           {CanvasOverlay && <CanvasOverlay {...slot} />}
+          <FillConfirm session={session} busy={state.busy} />
           <span className="pointer-events-none absolute bottom-1 left-2 text-xs text-zinc-500">
             {Math.round(zoom)}% · {state.tool} · {state.protect ? 'protecting other class' : 'painting over other class'}
           </span>
         </div>
         {BeforeSidePanel && <BeforeSidePanel {...slot} />}
-        <SidePanel db={db} clip={clip} frame={current} area={area} author={author} readOnly={state.readOnly} ignoreOpen={ignoreOpen} setIgnoreOpen={setIgnoreOpen} />
+        <SidePanel
+          db={db}
+          clip={clip}
+          frame={current}
+          area={area}
+          author={author}
+          readOnly={state.readOnly}
+          ignoreOpen={ignoreOpen}
+          setIgnoreOpen={setIgnoreOpen}
+          frames={frames}
+          selection={selection ? rangeBounds(selection) : null}
+          onClearSelection={() => setSelection(null)}
+        />
         {AfterSidePanel && <AfterSidePanel {...slot} />}
       </div>
-      <Timeline frames={frames} areas={areas} current={k} onPick={(i) => commands.goToFrame(i)} />
+      <Timeline frames={frames} areas={areas} current={k} onPick={(i) => commands.goToFrame(i)} rejected={rejected} selection={selection} onSelect={setSelection} />
       {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}
       {palette && <CommandPalette ctx={ctx} onClose={() => setPalette(false)} />}
     </div>

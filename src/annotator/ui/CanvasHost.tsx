@@ -75,7 +75,7 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
 
     const applyView = () => {
       const v = useEditorView.getState();
-      view.setOptions({ opacity: v.opacity, style: v.style, masksVisible: v.masksVisible, onion: v.onion });
+      view.setOptions({ opacity: v.opacity, style: v.style, masksVisible: v.masksVisible, onion: v.onion, colours: v.colours });
     };
     applyView();
     const offView = useEditorView.subscribe((next, prev) => {

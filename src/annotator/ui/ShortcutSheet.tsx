@@ -39,6 +39,8 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
               <div className="flex justify-between py-0.5"><dt>Zoom</dt><dd className="text-zinc-400">wheel</dd></div>
               <div className="flex justify-between py-0.5"><dt>Close polygon</dt><dd className="text-zinc-400">first point, Enter, double-click</dd></div>
               <div className="flex justify-between py-0.5"><dt>Cancel gesture</dt><dd className="text-zinc-400">Escape</dd></div>
+              <div className="flex justify-between py-0.5"><dt>Keep a fill that asks</dt><dd className="text-zinc-400">Enter (Escape cancels)</dd></div>
+              <div className="flex justify-between py-0.5"><dt>Select frames</dt><dd className="text-zinc-400">shift-click or drag on the timeline</dd></div>
             </dl>
           </section>
         </div>

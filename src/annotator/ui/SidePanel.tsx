@@ -1,14 +1,13 @@
 /** The current frame's phase and ignore state, its areas, and the guidelines for the clip's verb. */
 import type { SpocDb } from '../../store/db';
-import { setFrameIgnored, setFramePhase } from '../../store/frames';
-import type { Clip, Frame, FramePhase } from '../../store/types';
+import { setFrameIgnored } from '../../store/frames';
+import type { Clip, Frame } from '../../store/types';
 import type { LayerAreas } from '../../store/layers';
 import { GENERAL_GUIDELINES, IGNORE_REASONS, VERB_SPECS } from '../../taxonomy/verbs';
 import { isKnownVerb } from '../../taxonomy/osc';
 import { notify, messageOf } from '../../workspace/notices';
 import { IgnoreForm } from './IgnoreForm';
-
-const PHASES: FramePhase[] = ['initial', 'transitioning', 'end'];
+import { PhaseControls } from './PhaseControls';
 
 interface Props {
   db: SpocDb;
@@ -20,9 +19,14 @@ interface Props {
   readOnly: boolean;
   ignoreOpen: boolean;
   setIgnoreOpen: (open: boolean) => void;
+  /** Every frame of the clip (for phases over ranges and the change markers). */
+  frames?: readonly Frame[];
+  /** Frames selected on the timeline (inclusive bounds), or null. */
+  selection?: [number, number] | null;
+  onClearSelection?: () => void;
 }
 
-export function SidePanel({ db, clip, frame, area, author, readOnly, ignoreOpen, setIgnoreOpen }: Props) {
+export function SidePanel({ db, clip, frame, area, author, readOnly, ignoreOpen, setIgnoreOpen, frames = [], selection = null, onClearSelection = () => undefined }: Props) {
   const k = frame?.index ?? 0;
   const guard = (p: Promise<unknown>) => p.catch((err: unknown) => notify('error', `Could not save frame ${k + 1}: ${messageOf(err)}`));
   const spec = isKnownVerb(clip.osc.verb) ? VERB_SPECS[clip.osc.verb] : null;
@@ -34,19 +38,7 @@ export function SidePanel({ db, clip, frame, area, author, readOnly, ignoreOpen,
           <span className="text-red-400">{area?.actArea ?? 0}</span> actionable px ·{' '}
           <span className="text-emerald-400">{area?.trfArea ?? 0}</span> transformed px
         </p>
-        <div className="mt-2 flex gap-1" role="group" aria-label="Phase">
-          {PHASES.map((p) => (
-            <button
-              key={p}
-              disabled={readOnly || !frame}
-              aria-pressed={frame?.phase === p}
-              className={`flex-1 rounded px-1 py-1 text-xs ${frame?.phase === p ? 'bg-amber-600 text-white' : 'bg-zinc-800 hover:bg-zinc-700'}`}
-              onClick={() => void guard(setFramePhase(db, clip.id, k, frame?.phase === p ? undefined : p))}
-            >
-              {p}
-            </button>
-          ))}
-        </div>
+        <PhaseControls db={db} clip={clip} frame={frame} frames={frames} selection={selection} onClearSelection={onClearSelection} readOnly={readOnly} />
         {frame?.ignored ? (
           <div className="mt-2 rounded bg-zinc-800 p-2 text-xs" data-testid="ignored-banner">
             Ignored: {IGNORE_REASONS[frame.ignored.reason]}

@@ -1,10 +1,16 @@
 /**
  * The filmstrip: one cell per frame with its state (empty, annotated, ignored, reviewed), a
- * sparkline bar of actionable (red) and transformed (green) area, and a band below for the phase.
- * Reads frame metadata and the denormalised areas only; never pixels.
+ * sparkline bar of actionable (red) and transformed (green) area, a band below for the phase, and a
+ * red mark on frames the reviewer rejected (the note on hover). Reads frame metadata, the
+ * denormalised areas and the verdicts only; never pixels.
+ *
+ * A click goes to a frame. Shift-click, or a drag across cells, selects a range of frames instead,
+ * so their phase can be set in one go (SidePanel).
  */
-import type { Frame, FramePhase } from '../../store/types';
+import { useEffect, useRef } from 'react';
+import type { Frame, FramePhase, FrameVerdict } from '../../store/types';
 import type { LayerAreas } from '../../store/layers';
+import { rangeBounds, type FrameRange } from '../phases';
 
 export type FrameState = 'empty' | 'annotated' | 'ignored' | 'reviewed';
 
@@ -28,27 +34,85 @@ const STATE_BG: Record<FrameState, string> = {
   ignored: 'bg-zinc-700 bg-[repeating-linear-gradient(45deg,transparent,transparent_3px,#52525b_3px,#52525b_5px)]',
 };
 
-export function Timeline({ frames, areas, current, onPick }: { frames: Frame[]; areas: LayerAreas[]; current: number; onPick: (k: number) => void }) {
+/** The hover text of a cell: frame, state, ignore reason, phase, and a rejection with its note. */
+export function cellTitle(f: Frame, state: FrameState, rejected: FrameVerdict | undefined): string {
+  let t = `frame ${f.index + 1} · ${state}${f.ignored ? ` (${f.ignored.reason})` : ''}${f.phase ? ` · ${f.phase}` : ''}`;
+  if (rejected) t += ` · rejected by ${rejected.by}${rejected.note ? `: ${rejected.note}` : ''}`;
+  return t;
+}
+
+interface Props {
+  frames: Frame[];
+  areas: LayerAreas[];
+  current: number;
+  onPick: (k: number) => void;
+  /** Frames whose verdict in force is a rejection, by index. */
+  rejected?: ReadonlyMap<number, FrameVerdict>;
+  selection?: FrameRange | null;
+  onSelect?: (range: FrameRange | null) => void;
+}
+
+export function Timeline({ frames, areas, current, onPick, rejected, selection = null, onSelect }: Props) {
   const byFrame = new Map(areas.map((a) => [a.frameIndex, a]));
   const maxArea = Math.max(1, ...areas.map((a) => a.actArea + a.trfArea));
+  const [lo, hi] = selection ? rangeBounds(selection) : [-1, -1];
+  // A press on a cell that may become a drag; `moved` once it reached another cell.
+  const drag = useRef<{ start: number; moved: boolean } | null>(null);
+  // The click that ends a shift-click or a drag must not also go to the frame.
+  const swallowClick = useRef(false);
+  useEffect(() => {
+    const end = () => (drag.current = null);
+    window.addEventListener('pointerup', end);
+    return () => window.removeEventListener('pointerup', end);
+  }, []);
+
   return (
-    <nav className="flex h-20 items-end gap-px overflow-x-auto border-t border-zinc-800 bg-zinc-950 px-2 py-1" aria-label="Frames">
+    <nav className="flex h-20 select-none items-end gap-px overflow-x-auto border-t border-zinc-800 bg-zinc-950 px-2 py-1" aria-label="Frames">
       {frames.map((f) => {
         const a = byFrame.get(f.index);
         const state = frameState(f, a);
+        const selected = f.index >= lo && f.index <= hi;
+        const rejection = rejected?.get(f.index);
         return (
           <button
             key={f.index}
-            onClick={() => onPick(f.index)}
+            onPointerDown={(e) => {
+              if (e.button !== 0 || !onSelect) return;
+              swallowClick.current = false;
+              if (e.shiftKey) {
+                swallowClick.current = true;
+                onSelect({ anchor: selection?.anchor ?? current, head: f.index });
+                return;
+              }
+              drag.current = { start: f.index, moved: false };
+            }}
+            onPointerEnter={(e) => {
+              const d = drag.current;
+              if (!d || !onSelect || (e.buttons & 1) === 0) return;
+              d.moved = true;
+              swallowClick.current = true;
+              onSelect({ anchor: d.start, head: f.index });
+            }}
+            onClick={() => {
+              if (swallowClick.current) {
+                swallowClick.current = false;
+                return;
+              }
+              onSelect?.(null);
+              onPick(f.index);
+            }}
             data-testid="timeline-frame"
             data-state={state}
             data-phase={f.phase ?? ''}
+            data-selected={selected ? 'true' : undefined}
+            data-rejected={rejection ? 'true' : undefined}
             aria-current={f.index === current ? 'true' : undefined}
-            title={`frame ${f.index + 1} · ${state}${f.ignored ? ` (${f.ignored.reason})` : ''}${f.phase ? ` · ${f.phase}` : ''}`}
-            className={`flex h-full min-w-3 flex-1 shrink-0 flex-col justify-end rounded-sm ${STATE_BG[state]} ${
+            title={cellTitle(f, state, rejection)}
+            className={`relative flex h-full min-w-3 flex-1 shrink-0 flex-col justify-end rounded-sm ${selected ? 'bg-sky-900' : STATE_BG[state]} ${
               f.index === current ? 'outline outline-2 outline-sky-400' : ''
             }`}
           >
+            {rejection && <span className="absolute inset-x-0 top-0 block h-1.5 rounded-t-sm bg-red-600" data-testid="rejected-mark" />}
             <span className="flex flex-1 flex-col justify-end">
               {a && <span className="block bg-emerald-500" style={{ height: `${(100 * a.trfArea) / maxArea}%` }} />}
               {a && <span className="block bg-red-500" style={{ height: `${(100 * a.actArea) / maxArea}%` }} />}

@@ -31,10 +31,10 @@ export function Toolbar({ ctx, children }: { ctx: ActionContext; children?: Reac
   return (
     <div className="flex flex-wrap items-center gap-1 whitespace-nowrap border-b border-zinc-800 bg-zinc-900 px-2 py-1" role="toolbar" aria-label="Editor tools">
       <ActionButton id="class.1" ctx={ctx} active={state.activeClass === 1}>
-        <span className="text-red-400">■</span> actionable
+        <span style={{ color: view.colours[1] }}>■</span> actionable
       </ActionButton>
       <ActionButton id="class.2" ctx={ctx} active={state.activeClass === 2}>
-        <span className="text-emerald-400">■</span> transformed
+        <span style={{ color: view.colours[2] }}>■</span> transformed
       </ActionButton>
       <ActionButton id="class.0" ctx={ctx} active={state.activeClass === 0}>
         erase
@@ -101,6 +101,8 @@ export function Toolbar({ ctx, children }: { ctx: ActionContext; children?: Reac
           onChange={(e) => view.set({ opacity: Number(e.target.value) })}
         />
       </label>
+      <StateColourPicker state={1} label="Actionable colour" />
+      <StateColourPicker state={2} label="Transformed colour" />
       <ActionButton id="view.outline" ctx={ctx} active={view.style === 'outline'}>
         outline
       </ActionButton>
@@ -120,5 +122,23 @@ export function Toolbar({ ctx, children }: { ctx: ActionContext; children?: Reac
         ?
       </ActionButton>
     </div>
+  );
+}
+
+/**
+ * The colour a state is drawn in on the canvas, kept with the editor's view settings: pick one that
+ * stands out on this clip's frames (an orange object hides the default red).
+ */
+function StateColourPicker({ state, label }: { state: 1 | 2; label: string }) {
+  const colours = useEditorView((v) => v.colours);
+  return (
+    <input
+      type="color"
+      aria-label={label}
+      title={`${label} on the canvas`}
+      value={colours[state]}
+      className="h-5 w-6 cursor-pointer rounded border-0 bg-transparent p-0"
+      onChange={(e) => useEditorView.getState().set({ colours: { ...colours, [state]: e.target.value } })}
+    />
   );
 }

@@ -2,12 +2,17 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import type { MaskStyle } from '../canvas/maskPixels';
+import { DEFAULT_STATE_COLOURS, validColour, type StateColours } from '../canvas/stateColours';
 
 export interface EditorViewState {
   opacity: number;
   style: MaskStyle;
   masksVisible: boolean;
   onion: boolean;
+  /** Colour of each state on the canvas (#rrggbb): whatever stands out on this clip's frames. */
+  colours: StateColours;
+  /** The last brush diameter chosen, restored when a clip opens (the session starts at 16). */
+  brushSize: number | null;
   set: (patch: Partial<Omit<EditorViewState, 'set'>>) => void;
 }
 
@@ -18,8 +23,26 @@ export const useEditorView = create<EditorViewState>()(
       style: 'fill',
       masksVisible: true,
       onion: false,
+      colours: DEFAULT_STATE_COLOURS,
+      brushSize: null,
       set: (patch) => set(patch),
     }),
-    { name: 'spoc-editor-view', partialize: ({ opacity, style, onion }) => ({ opacity, style, onion }) },
+    {
+      name: 'spoc-editor-view',
+      partialize: ({ opacity, style, onion, colours, brushSize }) => ({ opacity, style, onion, colours, brushSize }),
+      // A hand-edited or older entry must not break the canvas: keep only values that make sense.
+      merge: (stored, current) => {
+        const s = (stored ?? {}) as Partial<EditorViewState>;
+        const c = (s.colours ?? {}) as Partial<Record<1 | 2, unknown>>;
+        return {
+          ...current,
+          ...(typeof s.opacity === 'number' && s.opacity >= 0 && s.opacity <= 1 ? { opacity: s.opacity } : {}),
+          ...(s.style === 'fill' || s.style === 'outline' ? { style: s.style } : {}),
+          ...(typeof s.onion === 'boolean' ? { onion: s.onion } : {}),
+          colours: { 1: validColour(c[1]) ?? DEFAULT_STATE_COLOURS[1], 2: validColour(c[2]) ?? DEFAULT_STATE_COLOURS[2] },
+          brushSize: typeof s.brushSize === 'number' && Number.isFinite(s.brushSize) && s.brushSize >= 1 ? Math.round(s.brushSize) : null,
+        };
+      },
+    },
   ),
 );

@@ -1,5 +1,10 @@
-/** Reviewer mode's UI state, shared by its header toggle, canvas overlay and strip. */
+/**
+ * Reviewer mode's UI state, shared by its header toggle, canvas overlay and strip. Whether the mode
+ * is on is kept in localStorage, so a reload does not drop the reviewer out of it (leaving the clip
+ * still turns it off: ReviewerOverlay).
+ */
 import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
 
 export interface ReviewerState {
   /** Reviewer mode: the verdict strip and keys (J / Shift+J, A, R) are active. */
@@ -15,11 +20,21 @@ export interface ReviewerState {
   set: (patch: Partial<Omit<ReviewerState, 'set'>>) => void;
 }
 
-export const useReviewer = create<ReviewerState>()((set) => ({
-  on: false,
-  showAnnotator: false,
-  showDiff: false,
-  diffHidden: [],
-  rejecting: null,
-  set: (patch) => set(patch),
-}));
+export const useReviewer = create<ReviewerState>()(
+  persist(
+    (set) => ({
+      on: false,
+      showAnnotator: false,
+      showDiff: false,
+      diffHidden: [],
+      rejecting: null,
+      set: (patch) => set(patch),
+    }),
+    {
+      name: 'spoc-reviewer-mode',
+      partialize: ({ on }) => ({ on }),
+      // Back on after a reload with the diff showing, as the toggle turns it on.
+      merge: (stored, current) => ((stored as { on?: unknown } | undefined)?.on === true ? { ...current, on: true, showDiff: true } : current),
+    },
+  ),
+);

@@ -1,18 +1,17 @@
 /**
  * The "Suggest states (fallback)" button: trains the colour/texture classifier (in the classical
- * worker) on the clip's other labelled frames, previews the transformed pixels it proposes for the
- * shown frame, and writes the suggestion to gt as one undoable step on Accept.
+ * worker) on the clip's other labelled frames, previews both states it proposes for the shown frame
+ * (each in its state colour), and writes the suggestion to gt as one undoable step on Accept.
  */
 import { useEffect, useState } from 'react';
 import type { RgbaImage } from '../../../masks/labelMap';
 import type { EditorSession } from '../../../annotator/session/editorSession';
 import type { CanvasHandle } from '../../../annotator/ui/CanvasHost';
 import { classicalClient, type StateSuggestion } from '../../classical/classicalClient';
-import { toBinaryMask } from '../../classical/images';
 import type { FrameImageCache } from '../../../annotator/session/frameImages';
 import { samModelOf, useAssist } from '../assistStore';
 import { shownFrameRgba } from '../frameSource';
-import { objectMask, suggestionPatch, trainingFrames } from './suggestStates';
+import { objectMask, suggestionPatch, suggestionPreview, trainingFrames } from './suggestStates';
 
 interface Props {
   session: EditorSession;
@@ -42,14 +41,12 @@ export function SuggestStates({ session, canvas, getImage }: Props) {
   // A suggestion belongs to its frame: moving away drops it.
   useEffect(() => session.onFrame(() => setPending(null)), [session]);
 
-  // Preview: the pixels it would make transformed, tinted like the AI tool's preview.
+  // Preview: the state it would give each pixel it decides, actionable and transformed alike.
   useEffect(() => {
     const view = canvas.current?.canvasView();
     if (!pending || !view) return;
-    const { width, height } = session.clip;
-    const trf = pending.suggestion.labels.map((v) => (v === 2 ? 1 : 0));
-    view.setSamPreview({ mask: toBinaryMask(width, height, trf), points: [], box: null }, 2);
-    return () => view.setSamPreview(null, 0);
+    view.setLabelPreview(suggestionPreview(session.map, pending.suggestion, pending.targetMask));
+    return () => view.setLabelPreview(null);
   }, [pending, canvas, session]);
 
   const suggest = async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelMap, RgbaImage } from '../../../masks/labelMap';
-import { applySuggestion, objectMask, suggestionPatch, trainingFrames } from './suggestStates';
+import { applySuggestion, objectMask, suggestionPatch, suggestionPreview, trainingFrames } from './suggestStates';
 
 const W = 4;
 const H = 2;
@@ -33,5 +33,17 @@ describe('suggest states', () => {
     expect(patch.frameIndex).toBe(7);
     expect([...painted.data]).toEqual([2, 2, 0, 0, 2, 0, 0, 0]);
     expect(suggestionPatch(painted, 7, { labels: painted.data.slice() }, undefined)).toBeNull();
+  });
+
+  it('previews both states it would write: actionable and transformed, only where it decides', () => {
+    const painted = map([1, 1, 0, 0, 2, 0, 0, 0]);
+    const suggestion = { labels: Uint8Array.from([2, 1, 1, 1, 1, 2, 0, 0]) };
+    const inside = suggestionPreview(painted, suggestion, objectMask(painted));
+    expect(inside).toMatchObject({ width: W, height: H, act: 2, trf: 1 });
+    expect([...inside.data]).toEqual([2, 1, 0, 0, 1, 0, 0, 0]);
+    const whole = suggestionPreview(map(Array(8).fill(0)), suggestion, undefined);
+    expect([...whole.data]).toEqual([2, 1, 1, 1, 1, 2, 0, 0]);
+    expect(whole).toMatchObject({ act: 4, trf: 2 });
+    expect([...painted.data]).toEqual([1, 1, 0, 0, 2, 0, 0, 0]); // the frame itself is untouched
   });
 });

@@ -61,6 +61,26 @@ export function applySuggestion(map: LabelMap, suggestion: Pick<StateSuggestion,
   return next;
 }
 
+/**
+ * What the preview shows before Accept: the state the suggestion gives each pixel it decides
+ * (inside the painted object, or the whole frame), 0 elsewhere, with the count of each state. Both
+ * states are shown, not only the transformed pixels: the user judges the split, not half of it.
+ */
+export function suggestionPreview(map: LabelMap, suggestion: Pick<StateSuggestion, 'labels'>, targetMask: Uint8Array | undefined): LabelMap & { act: number; trf: number } {
+  const data = new Uint8Array(map.data.length);
+  let act = 0;
+  let trf = 0;
+  for (let i = 0; i < data.length; i++) {
+    if (targetMask && !targetMask[i]) continue;
+    const v = suggestion.labels[i];
+    if (v === 1) act++;
+    else if (v === 2) trf++;
+    else continue;
+    data[i] = v;
+  }
+  return { width: map.width, height: map.height, data, act, trf };
+}
+
 /** Writes the suggestion to `map` as one patch (null when nothing changes). */
 export function suggestionPatch(map: LabelMap, frameIndex: number, suggestion: Pick<StateSuggestion, 'labels'>, targetMask: Uint8Array | undefined): Patch | null {
   return replaceFrame(map, frameIndex, applySuggestion(map, suggestion, targetMask), 'suggest-states');

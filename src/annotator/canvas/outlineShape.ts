@@ -1,0 +1,86 @@
+/**
+ * The mask outlines on the canvas: one Konva shape that strokes, per class, the outline paths of
+ * outlineGeometry.ts in two passes (halo, then line) at widths divided by the zoom, so they are the
+ * same number of screen pixels at any zoom. Paths are cached per tile and rebuilt only for tiles a
+ * change touched.
+ */
+import Konva from 'konva';
+import type { Box, LabelMap } from '../../masks/labelMap';
+import { boundarySegments, haloColour, outlineWidths, tilesTouching, OUTLINE_TILE } from './outlineGeometry';
+import type { StateColours } from './stateColours';
+
+const LABELS = [1, 2] as const;
+
+export class OutlineShape {
+  readonly node: Konva.Shape;
+  private map: LabelMap | null = null;
+  /** Per tile key, per label: the path of its outline edges (null when it has none). */
+  private readonly tiles = new Map<string, Record<1 | 2, Path2D | null>>();
+  private scale = 1;
+  private colours: StateColours;
+
+  constructor(colours: StateColours) {
+    this.colours = colours;
+    this.node = new Konva.Shape({ listening: false, perfectDrawEnabled: false, sceneFunc: (context) => this.draw(context._context) });
+  }
+
+  setMap(map: LabelMap): void {
+    this.map = map;
+    this.tiles.clear();
+    this.rebuild({ x: 0, y: 0, w: map.width, h: map.height });
+  }
+
+  /** Pixels of `box` changed: rebuild the paths of the tiles whose edges they touch. */
+  invalidate(box: Box): void {
+    if (this.map) this.rebuild(box);
+  }
+
+  setScale(scale: number): void {
+    this.scale = scale;
+  }
+
+  setColours(colours: StateColours): void {
+    this.colours = colours;
+  }
+
+  private rebuild(box: Box): void {
+    const map = this.map!;
+    for (const tile of tilesTouching(box, map.width, map.height, OUTLINE_TILE)) {
+      const paths = { 1: toPath(boundarySegments(map, 1, tile)), 2: toPath(boundarySegments(map, 2, tile)) };
+      const key = `${tile.x},${tile.y}`;
+      if (paths[1] || paths[2]) this.tiles.set(key, paths);
+      else this.tiles.delete(key);
+    }
+  }
+
+  private draw(ctx: CanvasRenderingContext2D): void {
+    if (this.tiles.size === 0) return;
+    const { line, halo } = outlineWidths(this.scale);
+    ctx.save();
+    // Square caps close the corners where a horizontal run meets a vertical one.
+    ctx.lineCap = 'square';
+    ctx.lineJoin = 'miter';
+    // All halos first, then all lines: a halo never covers the other class's line where they meet.
+    for (const pass of ['halo', 'line'] as const) {
+      ctx.lineWidth = pass === 'halo' ? halo : line;
+      for (const label of LABELS) {
+        ctx.strokeStyle = pass === 'halo' ? haloColour(this.colours[label]) : this.colours[label];
+        for (const paths of this.tiles.values()) {
+          const p = paths[label];
+          if (p) ctx.stroke(p);
+        }
+      }
+    }
+    ctx.restore();
+  }
+}
+
+function toPath(segments: Float32Array): Path2D | null {
+  if (segments.length === 0) return null;
+  const path = new Path2D();
+  for (let i = 0; i < segments.length; i += 4) {
+    path.moveTo(segments[i], segments[i + 1]);
+    path.lineTo(segments[i + 2], segments[i + 3]);
+  }
+  return path;
+}
