@@ -11,7 +11,6 @@ import { naturalCompare, type VirtualFile } from '../../src/io/files/virtualFile
 import type { FormatId, OutFile } from '../../src/io/formats';
 import { InputTree } from '../inputTree';
 import { DataError, UsageError, asDataError, displayPath, fsProblem } from '../io';
-import type { ConvertOptions } from './convert';
 
 export const FOLDER_FORMATS: readonly FormatId[] = ['wtc', 'davis'];
 export const FORMAT_NAMES: Record<FormatId, string> = { wtc: 'WhereToChange', davis: 'DAVIS', coco: 'COCO', visor: 'VISOR' };
@@ -94,7 +93,7 @@ export async function checkOutput(abs: string, shown: string, toFile: boolean, f
 export async function writeOutput(
   out: readonly OutFile[],
   inputFiles: readonly VirtualFile[],
-  options: Pick<ConvertOptions, 'output' | 'force'>,
+  options: { output: string; force: boolean },
   outAbs: string,
   toFile: boolean,
   showInput: (name: string) => string,

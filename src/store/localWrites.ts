@@ -5,8 +5,7 @@
  * because a hook makes Dexie issue each add only after the previous one returned, and a stroke's
  * transaction must issue all its writes at once (docs/durability.md).
  */
-import type { DBCore, Middleware } from 'dexie';
-import type { SpocDb } from './db';
+import type { DBCore, Dexie, Middleware } from 'dexie';
 
 type AddListener = (keys: readonly unknown[], values: readonly unknown[]) => void;
 
@@ -21,13 +20,13 @@ function tableListeners(db: object, table: string): Set<AddListener> {
 }
 
 /** Calls `fn` with the keys and values of every row this connection adds or puts into `table`. */
-export function onLocalWrites(db: SpocDb, table: string, fn: AddListener): () => void {
+export function onLocalWrites(db: Dexie, table: string, fn: AddListener): () => void {
   const set = tableListeners(db, table);
   set.add(fn);
   return () => set.delete(fn);
 }
 
-export function localWritesMiddleware(db: object): Middleware<DBCore> {
+export function localWritesMiddleware(db: Dexie): Middleware<DBCore> {
   return {
     stack: 'dbcore',
     name: 'spoc-local-writes',

@@ -15,7 +15,7 @@ import {
   type JournalVerdict,
   type ReplayedEdits,
 } from '../store/journal';
-import type { PendingEditsPort } from '../annotator/session/editorSession';
+import type { FrameEdits } from '../store/layers';
 import { notify } from './notices';
 
 export interface JournalState {
@@ -33,8 +33,14 @@ export function journalState(): JournalState {
   return state;
 }
 
-/** Edits whose save failed go to the journal (null without one: they then live only in the tab). */
-export function pendingEditsPort(): PendingEditsPort | undefined {
+/** Where the editor keeps edits whose save failed (the shape of the session's PendingEditsPort). */
+export interface PendingEditsKeeper {
+  keep(clipId: string, edits: FrameEdits[]): Promise<void>;
+  drop(clipId: string): Promise<void>;
+}
+
+/** Edits whose save failed go to the journal (undefined without one: they then live only in the tab). */
+export function pendingEditsPort(): PendingEditsKeeper | undefined {
   const journal = state.journal;
   if (!journal) return undefined;
   return {
