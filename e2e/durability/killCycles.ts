@@ -21,11 +21,17 @@ export interface KillOptions {
   minStrokes?: number;
   maxStrokes?: number;
   maxDelayMs?: number;
+  /**
+   * Earliest kill after pointer-up (default 0: in the same tick). A SIGKILL in that very tick can beat
+   * any storage a page has (docs/durability.md: measured on a bare page too), so CI starts at 1 ms
+   * and the soak reports the 0 ms kills apart.
+   */
+  minDelayMs?: number;
   log?: Log;
 }
 
 export async function runKills(options: KillOptions): Promise<RunResult> {
-  const { baseURL, kills, seed, minStrokes = 1, maxStrokes = 3, maxDelayMs = 60, log = () => undefined } = options;
+  const { baseURL, kills, seed, minStrokes = 1, maxStrokes = 3, maxDelayMs = 60, minDelayMs = 0, log = () => undefined } = options;
   const started = Date.now();
   const random = seededRandom(seed);
   const profile = mkdtempSync(join(tmpdir(), 'spoc-durability-kill-'));
@@ -58,7 +64,7 @@ export async function runKills(options: KillOptions): Promise<RunResult> {
         const spot = ledger.nextSpot();
         if (spot.frameIndex !== frame) await openFrame(page, baseURL, clip.id, (frame = spot.frameIndex));
         const last = i === strokes - 1;
-        const delay = crashDelay(random, maxDelayMs);
+        const delay = Math.max(minDelayMs, crashDelay(random, maxDelayMs));
         await paintStroke(page, spot);
         ledger.record(spot, cycle, last ? delay : null);
         if (delay > 0) await sleep(delay);
