@@ -69,7 +69,9 @@ export function captureMiddleware(options: CaptureOptions): Middleware<DBCore> {
             states.set(trans, state);
             const idb = trans as unknown as Partial<IDBTransaction>;
             idb.addEventListener?.('complete', () => {
-              if (state.seq === null || state.ops.length === 0) return;
+              // A numbered transaction is journaled even if none of its writes succeeded (a caller
+              // caught the failure and committed the rest): numbers must stay gapless.
+              if (state.seq === null) return;
               void state.seq.then((seq) => options.sink({ seq, ops: state.ops }));
             });
           }
