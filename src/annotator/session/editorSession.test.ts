@@ -90,6 +90,23 @@ describe('EditorSession', () => {
     expect(s.hasUnsavedEdits).toBe(false);
     expect(dropped).toBe(1);
     expect(await listRevisions(db, clip.id, 'gt', 0)).toHaveLength(2);
+    // Once a save has failed in this session, a write merely in flight counts as unsaved and is
+    // kept too: on a full disk it may fail after the page is gone.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    (db as { transaction: unknown }).transaction = (...args: unknown[]) => held.then(() => (realTx as (...a: unknown[]) => unknown)(...args));
+    const keptBefore = kept.length;
+    stroke(s, 5.5);
+    expect(s.persistStatus.state).toBe('saving');
+    expect(s.hasUnsavedEdits).toBe(true);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(kept.length).toBeGreaterThan(keptBefore);
+    (db as { transaction: unknown }).transaction = realTx;
+    release();
+    await s.flush();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(s.hasUnsavedEdits).toBe(false);
+    expect(dropped).toBe(2);
     await s.close();
   });
 

@@ -111,6 +111,8 @@ export class EditorSession {
   private readonly pending: PendingEditsPort | null;
   /** Unsaved edits are kept through `pending` (saves are failing). */
   private keptPending = false;
+  /** A save failed in this session (a full disk): from then on every unsaved edit is kept, even one in flight. */
+  private saveHasFailed = false;
   private pendingChain: Promise<void> = Promise.resolve();
   private pendingError: string | null = null;
 
@@ -197,12 +199,13 @@ export class EditorSession {
   /**
    * True while leaving the page would lose something: a save failed (even if the edits are kept in
    * the journal, the user should know), or edits wait behind a write in flight. A write in flight
-   * alone is not: its transaction commits even if the page goes away.
+   * alone is not, normally: its transaction commits even if the page goes away — unless saves have
+   * failed in this session (a full disk), when that write may fail too, with no page left to retry.
    */
   get hasUnsavedEdits(): boolean {
     // A retry in flight ('saving' with retries > 0) is still a failing save until it succeeds.
     const { state, retries } = this.queue.status;
-    return state === 'error' || retries > 0 || this.queue.waiting > 0;
+    return state === 'error' || retries > 0 || this.queue.waiting > 0 || (this.saveHasFailed && state !== 'idle');
   }
 
   /** Why keeping unsaved edits in the journal failed too, or null. */
@@ -503,16 +506,20 @@ export class EditorSession {
     const revision = { ...patchToRevision(patch), clipId: this.clip.id, source: this.source, author: this.author(), at };
     this.queue.enqueue(this.pendingWrite(patch.frameIndex, [revision]));
     // While saves fail, every new edit joins the kept ones (the status may not change with it).
-    if (this.queue.status.state === 'error') this.keepOrDropPending();
+    if (this.queue.status.state === 'error' || this.saveHasFailed) this.keepOrDropPending();
     this.setState({ revision: this.state.revision + 1 });
   }
 
-  /** Keeps unsaved edits through the port while saves fail; forgets them once a save succeeds. */
+  /**
+   * Keeps unsaved edits through the port while saves fail (and, once one has failed in this
+   * session, while any write is under way); forgets them once everything is saved.
+   */
   private keepOrDropPending(): void {
+    const state = this.queue.status.state;
+    if (state === 'error') this.saveHasFailed = true;
     const port = this.pending;
     if (!port) return;
-    const state = this.queue.status.state;
-    if (state === 'error') {
+    if (state === 'error' || (this.saveHasFailed && state !== 'idle')) {
       const edits = this.queue.unsaved().map(toFrameEdits);
       this.keptPending = true;
       this.pendingChain = this.pendingChain
