@@ -29,7 +29,11 @@ export interface PendingWrite<L = unknown, R = unknown> {
   layer: L;
   /** The revisions since the last write, oldest first. */
   revisions: R[];
+  /** Draft rows of the gestures these revisions finish, settled by the same write (store/gestureDrafts.ts). */
+  drafts?: GestureDraftRef[];
 }
+
+import type { GestureDraftRef } from '../store/gestureDrafts';
 
 export type PersistState = 'idle' | 'pending' | 'saving' | 'error';
 
@@ -107,10 +111,7 @@ export class PersistQueue<L = unknown, R = unknown> {
     if (this.destroyed) throw new Error('PersistQueue.enqueue after destroy(): this edit would be lost');
     const key = keyOf(item);
     const prev = this.pending.get(key);
-    this.pending.set(key, {
-      ...item,
-      revisions: prev ? [...prev.revisions, ...item.revisions] : item.revisions.slice(),
-    });
+    this.pending.set(key, prev ? merged(prev, item) : { ...item, revisions: item.revisions.slice() });
     // While failing, the retry timer decides when to try again and new items ride along; while a
     // write is in flight, its end starts the next one.
     if (this.retryTimer === null && this.inFlight === null) this.startWrite();
@@ -146,7 +147,7 @@ export class PersistQueue<L = unknown, R = unknown> {
         for (const item of batch) {
           const key = keyOf(item);
           const newer = this.pending.get(key);
-          this.pending.set(key, newer ? { ...newer, revisions: [...item.revisions, ...newer.revisions] } : item);
+          this.pending.set(key, newer ? merged(item, newer) : item);
         }
         this.emit();
       });
@@ -155,25 +156,27 @@ export class PersistQueue<L = unknown, R = unknown> {
   /**
    * Forgets every item not handed to a write yet (and a failed batch waiting for its retry): the
    * editor reloaded its clip after another tab changed it, so these were computed from stale masks.
-   * A write already in flight still lands.
+   * A write already in flight still lands. Returns what was forgotten.
    */
-  discardQueued(): void {
+  discardQueued(): PendingWrite<L, R>[] {
+    const dropped = [...this.pending.values()];
     this.pending = new Map();
     this.clear('retryTimer');
     this.error = null;
     this.retries = 0;
     this.emit();
+    return dropped;
   }
 
   /** Everything not yet stored (waiting, in flight or failed), oldest revisions first, as copies. */
   unsaved(): PendingWrite<L, R>[] {
-    const merged = new Map<string, PendingWrite<L, R>>();
-    for (const item of this.inFlight ?? []) merged.set(keyOf(item), { ...item, revisions: item.revisions.slice() });
+    const all = new Map<string, PendingWrite<L, R>>();
+    for (const item of this.inFlight ?? []) all.set(keyOf(item), { ...item, revisions: item.revisions.slice() });
     for (const [key, newer] of this.pending) {
-      const older = merged.get(key);
-      merged.set(key, { ...newer, revisions: [...(older?.revisions ?? []), ...newer.revisions] });
+      const older = all.get(key);
+      all.set(key, older ? merged(older, newer) : { ...newer, revisions: newer.revisions.slice() });
     }
-    return [...merged.values()];
+    return [...all.values()];
   }
 
   /**
@@ -231,13 +234,13 @@ export class PersistQueue<L = unknown, R = unknown> {
   private failed(batch: PendingWrite<L, R>[], err: unknown): void {
     this.inFlight = null;
     // Put the batch back in front: its revisions are older than anything enqueued since.
-    const merged = new Map<string, PendingWrite<L, R>>();
-    for (const item of batch) merged.set(keyOf(item), item);
+    const back = new Map<string, PendingWrite<L, R>>();
+    for (const item of batch) back.set(keyOf(item), item);
     for (const [key, newer] of this.pending) {
-      const older = merged.get(key);
-      merged.set(key, older ? { ...newer, revisions: [...older.revisions, ...newer.revisions] } : newer);
+      const older = back.get(key);
+      back.set(key, older ? merged(older, newer) : newer);
     }
-    this.pending = merged;
+    this.pending = back;
     this.error = err instanceof Error ? err.message : String(err);
     this.retries++;
     const waiters = this.waiters;
@@ -269,6 +272,12 @@ export class PersistQueue<L = unknown, R = unknown> {
     this.current = { state, pending, error: this.error, retries: this.retries };
     for (const listener of this.listeners) listener(this.current);
   }
+}
+
+/** One frame's older and newer items as one: the newer layer, every revision and draft in order. */
+function merged<L, R>(older: PendingWrite<L, R>, newer: PendingWrite<L, R>): PendingWrite<L, R> {
+  const drafts = [...(older.drafts ?? []), ...(newer.drafts ?? [])];
+  return { ...newer, revisions: [...older.revisions, ...newer.revisions], ...(drafts.length > 0 ? { drafts } : {}) };
 }
 
 function keyOf(item: { clipId: string; source: string; frameIndex: number }): string {

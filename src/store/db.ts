@@ -1,7 +1,7 @@
 import { Dexie, type DBCore, type DexieOptions, type Middleware, type Table } from 'dexie';
 import { StoreError, reasonOf } from './errors';
 import { localWritesMiddleware } from './localWrites';
-import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
+import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
 import type {
   Clip,
   ClipComment,
@@ -20,6 +20,7 @@ import type {
   RevisionInput,
   Thumbnail,
 } from './types';
+import type { GestureDraftKey, GestureDraftRow } from './gestureDrafts';
 
 export const DEFAULT_DB_NAME = 'spoc-studio';
 
@@ -42,6 +43,8 @@ export class SpocDb extends Dexie {
   declare frameVerdicts: Table<FrameVerdict, number, FrameVerdictInput>;
   /** The store's change number (store/journal/capture.ts); one row, written only by the journal. */
   declare journalMarks: Table<{ seq: number; at: number }, number, { seq?: number; at: number }>;
+  /** Pointer input of strokes in progress (store/gestureDrafts.ts); never journaled. */
+  declare gestureDrafts: Table<GestureDraftRow, GestureDraftKey>;
 
   constructor(name: string = DEFAULT_DB_NAME, options?: SpocDbOptions) {
     super(name, options);
@@ -51,6 +54,7 @@ export class SpocDb extends Dexie {
     this.version(4).stores(SCHEMA_V4);
     this.version(5).stores(SCHEMA_V5);
     this.version(6).stores(SCHEMA_V6);
+    this.version(7).stores(SCHEMA_V7);
   }
 }
 

@@ -5,6 +5,7 @@ import { appendRevisionRow } from './revisions';
 import { touchClip, touchTables } from './touch';
 import type { Clip, Layer, LayerInput, LayerSource, Revision, RevisionInput } from './types';
 import { Dexie } from 'dexie';
+import { draftKeys, type GestureDraftRef } from './gestureDrafts';
 import { buildLayer, checkRevision } from './validate';
 
 export async function getLayer(
@@ -104,6 +105,8 @@ export async function saveLayerEdit(db: SpocDb, edit: LayerEdit): Promise<{ laye
 export interface FrameEdits {
   layer: LayerInput;
   revisions: RevisionInput[];
+  /** Draft rows of the gestures these revisions finish: deleted in the same transaction (store/gestureDrafts.ts). */
+  drafts?: GestureDraftRef[];
 }
 
 /**
@@ -126,7 +129,9 @@ export async function saveFrameEdits(db: SpocDb, batch: readonly FrameEdits[], k
       }
     }
   }
-  await db.transaction('rw', [db.layers, db.revisions, ...touchTables(db)], async () => {
+  const drafts = draftKeys(batch.flatMap((e) => e.drafts ?? []));
+  await db.transaction('rw', [db.layers, db.revisions, db.gestureDrafts, ...touchTables(db)], async () => {
+    if (drafts.length > 0) await db.gestureDrafts.bulkDelete(drafts);
     const now = Date.now();
     const touched = new Map<string, boolean>();
     for (const { layer: input, revisions } of batch) {
@@ -161,9 +166,12 @@ async function saveKnownClipEdits(db: SpocDb, batch: readonly FrameEdits[], clip
     }
     gt ||= layer.source === 'gt';
   }
-  await db.transaction('rw', [db.layers, db.revisions], () => {
+  const drafts = draftKeys(batch.flatMap((e) => e.drafts ?? []));
+  await db.transaction('rw', drafts.length > 0 ? [db.layers, db.revisions, db.gestureDrafts] : [db.layers, db.revisions], () => {
     const writes: Promise<unknown>[] = [db.layers.bulkPut(layers)];
     for (const r of revisions) writes.push(appendRevisionRow(db, r));
+    // The gestures' draft rows go with their commit: both land, or neither.
+    if (drafts.length > 0) writes.push(db.gestureDrafts.bulkDelete(drafts));
     // Nothing more will be asked of this transaction: let it commit now, not after a round trip.
     (Dexie.currentTransaction?.idbtrans as (IDBTransaction & { commit?: () => void }) | undefined)?.commit?.();
     return Promise.all(writes);

@@ -5,7 +5,7 @@ import { StoreError } from './errors';
 import { layerAreas } from './layers';
 import { listClipsByStatus } from './clips';
 import { clipProgress } from './progress';
-import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_VERSION, type MigrationIssue } from './schema';
+import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_VERSION, type MigrationIssue } from './schema';
 import { applyClipStep, listClipEvents } from './clipEvents';
 import { addComment, listComments, replyToComment } from './comments';
 import { listFrameVerdictHistory, listFrameVerdicts, putFrameVerdict } from './frameVerdicts';
@@ -20,7 +20,7 @@ describe('fresh database', () => {
     expect(await installedSchemaVersion('fresh', opts)).toBeNull();
     const db = await openSpocDb('fresh', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V6).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V7).sort());
     db.close();
     expect(await installedSchemaVersion('fresh', opts)).toBe(SCHEMA_VERSION);
   });
@@ -96,7 +96,7 @@ describe('v2 -> v3 upgrade', () => {
 
     const db = await openSpocDb('upgrade3', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V6).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V7).sort());
     for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
     expect(await db.reviewFlags.count()).toBe(0);
     expect((await listFrames(db, 'c1')).map((f) => f.name)).toEqual([undefined, undefined]);
@@ -133,7 +133,7 @@ describe('v3 -> v4 upgrade', () => {
 
     const db = await openSpocDb('upgrade4', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V6).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V7).sort());
     for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
     expect(await db.clipEvents.count()).toBe(0);
     expect(await db.comments.count()).toBe(0);
@@ -179,7 +179,7 @@ describe('v4 -> v5 upgrade', () => {
 
     const db = await openSpocDb('upgrade5', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V6).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V7).sort());
     for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
     expect(await db.frameVerdicts.count()).toBe(0);
 
@@ -212,9 +212,35 @@ describe('v5 -> v6 upgrade', () => {
     v5.close();
 
     const db = await openSpocDb('upgrade6', opts);
-    expect(db.verno).toBe(6);
+    expect(db.verno).toBe(SCHEMA_VERSION);
     for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
     expect(await db.journalMarks.count()).toBe(0);
+    db.close();
+  });
+});
+
+describe('v6 -> v7 upgrade', () => {
+  it('adds gestureDrafts, keeps every row, and the change number goes on where it was', async () => {
+    const opts = fakeIdb();
+    const v6 = new Dexie('upgrade7', opts);
+    v6.version(1).stores(SCHEMA_V1);
+    v6.version(2).stores(SCHEMA_V2);
+    v6.version(3).stores(SCHEMA_V3);
+    v6.version(4).stores(SCHEMA_V4);
+    v6.version(5).stores(SCHEMA_V5);
+    v6.version(6).stores(SCHEMA_V6);
+    await v6.open();
+    await v6.table('projects').add({ id: 'p1', name: 'P', createdAt: 1, updatedAt: 1, settings: { sampleFps: 1, thresholds: {} } });
+    await v6.table('journalMarks').add({ at: 3 });
+    await v6.table('journalMarks').add({ at: 4 });
+    const before = Object.fromEntries(await Promise.all(v6.tables.map(async (t) => [t.name, await t.toArray()] as const)));
+    v6.close();
+
+    const db = await openSpocDb('upgrade7', opts);
+    expect(db.verno).toBe(7);
+    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
+    expect(await db.gestureDrafts.count()).toBe(0);
+    expect(await db.journalMarks.toCollection().lastKey()).toBe(2);
     db.close();
   });
 });
@@ -223,7 +249,7 @@ describe('newer schema', () => {
   it('refuses, with a clear message, a database written by a newer app, and leaves it unchanged', async () => {
     const opts = fakeIdb();
     const future = new Dexie('future', opts);
-    future.version(7).stores({ ...SCHEMA_V6, reviews: 'id, clipId' });
+    future.version(8).stores({ ...SCHEMA_V7, reviews: 'id, clipId' });
     await future.open();
     await future.table('reviews').add({ id: 'r1', clipId: 'c1' });
     future.close();
@@ -234,13 +260,13 @@ describe('newer schema', () => {
     );
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe('newer_schema');
-    expect((err as StoreError).message).toMatch(/newer version of the app \(schema v7; this version reads up to v6\)/);
+    expect((err as StoreError).message).toMatch(/newer version of the app \(schema v8; this version reads up to v7\)/);
     expect((err as StoreError).message).toMatch(/Nothing was opened or changed/);
 
     const again = new Dexie('future', opts);
     await again.open();
-    // Native 70 = Dexie version 7, not patched (Dexie would have made it 71 had SpocDb opened it).
-    expect(again.backendDB().version).toBe(70);
+    // Native 80 = Dexie version 8, not patched (Dexie would have made it 81 had SpocDb opened it).
+    expect(again.backendDB().version).toBe(80);
     expect(again.tables.map((t) => t.name)).toContain('reviews');
     expect(await again.table('reviews').count()).toBe(1);
     again.close();

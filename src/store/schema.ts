@@ -92,7 +92,20 @@ export const SCHEMA_V6 = {
   journalMarks: '++seq',
 } as const;
 
-export const SCHEMA_VERSION = 6;
+/**
+ * 2026-11-28 — v7 (gesture drafts, docs/durability.md "Strokes in progress"):
+ * - New table `gestureDrafts`, keyed [clipId+gesture+seq]: the pointer input of a stroke in
+ *   progress, one row per event, written as the stroke is drawn; the stroke's own commit deletes
+ *   them in its transaction, so rows left behind are exactly the gestures whose commit never
+ *   landed (the browser died), which the next start replays. Never journaled (store/journal/capture.ts).
+ *   No existing row changes shape, so there is no upgrade function.
+ */
+export const SCHEMA_V7 = {
+  ...SCHEMA_V6,
+  gestureDrafts: '[clipId+gesture+seq]',
+} as const;
+
+export const SCHEMA_VERSION = 7;
 
 /** Index name of the v2 area index, shared by the repositories that read it. */
 export const LAYER_AREA_INDEX = '[clipId+source+frameIndex+actArea+trfArea]';

@@ -21,6 +21,8 @@ import type { EditorToolId } from '../actions';
 import { MAX_INSTANCE_ID, parseInstanceTags, tagRegion, type InstanceTag } from '../instances';
 import type { PaintClass } from '../paint/paintRule';
 import type { Patch } from '../patch';
+import { dropGestureDraft, writeGestureDraft } from '../../store/gestureDrafts';
+import { GestureDraftRecorder } from './gestureDraftRecorder';
 
 export interface SessionState {
   frameIndex: number;
@@ -115,6 +117,8 @@ export class EditorSession {
   private saveHasFailed = false;
   private pendingChain: Promise<void> = Promise.resolve();
   private pendingError: string | null = null;
+  /** Writes the input of a stroke in progress, so a crash cannot take a finished one (docs/durability.md). */
+  private readonly drafts: GestureDraftRecorder | null;
 
   private constructor(db: SpocDb, clip: Clip, author: Author, options: SessionOptions) {
     const readOnly = options.readOnly ?? false;
@@ -122,6 +126,12 @@ export class EditorSession {
     this.clip = clip;
     this.author = typeof author === 'function' ? author : () => author;
     this.pending = options.pending ?? null;
+    this.drafts = readOnly
+      ? null
+      : new GestureDraftRecorder(clip.id, {
+          write: (row) => writeGestureDraft(db, row),
+          drop: (ref) => dropGestureDraft(db, ref),
+        });
     this.queue = new PersistQueue<LayerInput, RevisionInput>({
       write: (batch) => saveFrameEdits(db, batch.map(toFrameEdits), { clip }),
     });
@@ -221,6 +231,7 @@ export class EditorSession {
     if (index === this.loadingIndex) return this.loading; // already on its way (command, then URL)
     if (index === this.ctx.frameIndex && this.loadingIndex === -1) return this.loading;
     this.tool.finish();
+    this.closeDraftIfIdle();
     // Say at once which frame is coming, so keys pressed during the load (undo right after a
     // frame switch) are judged against the frame they will act on.
     this.setState({ frameIndex: index });
@@ -278,6 +289,7 @@ export class EditorSession {
   setTool(id: EditorToolId): void {
     if (id === this.state.tool) return;
     this.tool.finish();
+    this.closeDraftIfIdle();
     if (this.state.tool === 'sam') this.sam?.clear();
     // The tag and SAM tools have no Tool class: pixels keep the last painting tool.
     if (id !== 'tag' && id !== 'sam') this.tool = createTool(id, this.ctx);
@@ -356,7 +368,12 @@ export class EditorSession {
       this.sam?.onPointerDown(p);
       return;
     }
+    const wasBusy = this.tool.busy;
     this.tool.onPointerDown(p);
+    if (!wasBusy && this.tool.busy) {
+      const { activeClass, protect, brushSize, hitRadius, frameIndex } = this.ctx;
+      this.drafts?.begin(this.tool.id, frameIndex, { activeClass, protect, brushSize, hitRadius, author: this.author() }, p);
+    } else this.drafts?.input('down', p);
     this.syncBusy();
   }
 
@@ -364,11 +381,14 @@ export class EditorSession {
     if (this.state.readOnly || this.state.tool === 'tag') return;
     if (this.state.tool === 'sam') return this.sam?.onPointerMove(p);
     this.tool.onPointerMove(p);
+    if (this.tool.busy) this.drafts?.input('move', p);
   }
 
   pointerUp(p: PointerInput): void {
     if (this.state.readOnly || this.state.tool === 'tag') return;
     if (this.state.tool === 'sam') return this.sam?.onPointerUp(p);
+    // The up row is written before the tool commits, so the commit settles it along with the rest.
+    this.drafts?.input('up', p);
     this.tool.onPointerUp(p);
     this.syncBusy();
   }
@@ -452,7 +472,9 @@ export class EditorSession {
   async reloadFromStore(): Promise<void> {
     this.tool.cancel();
     this.sam?.clear();
-    this.queue.discardQueued();
+    this.closeDraftIfIdle();
+    // Their gestures' drafts go too: they were drawn on stale masks and must not come back at the next start.
+    for (const item of this.queue.discardQueued()) for (const ref of item.drafts ?? []) void dropGestureDraft(this.db, ref);
     this.history.reset();
     this.historyLoaded.clear();
     this.recentMaps.clear();
@@ -469,8 +491,14 @@ export class EditorSession {
     this.setState({ revision: this.state.revision + 1 });
   }
 
+  /** Settles once the input of strokes in progress written so far is stored (or dropped). */
+  draftsWritten(): Promise<void> {
+    return this.drafts?.whenWritten() ?? Promise.resolve();
+  }
+
   async close(): Promise<void> {
     await this.flush().catch(() => undefined);
+    await this.draftsWritten();
     this.queue.destroy();
     this.invalidateListeners.clear();
     this.frameListeners.clear();
@@ -504,7 +532,8 @@ export class EditorSession {
   private persist(patch: Patch): void {
     const at = Date.now();
     const revision = { ...patchToRevision(patch), clipId: this.clip.id, source: this.source, author: this.author(), at };
-    this.queue.enqueue(this.pendingWrite(patch.frameIndex, [revision]));
+    const draft = this.drafts?.take(patch.frameIndex) ?? null;
+    this.queue.enqueue({ ...this.pendingWrite(patch.frameIndex, [revision]), ...(draft ? { drafts: [draft] } : {}) });
     // While saves fail, every new edit joins the kept ones (the status may not change with it).
     if (this.queue.status.state === 'error' || this.saveHasFailed) this.keepOrDropPending();
     this.setState({ revision: this.state.revision + 1 });
@@ -559,7 +588,13 @@ export class EditorSession {
     };
   }
 
+  /** A drafted gesture that ended without committing (Escape, nothing changed) drops its rows. */
+  private closeDraftIfIdle(): void {
+    if (this.drafts?.isOpen && !this.tool.busy) this.drafts.abandon();
+  }
+
   private syncBusy(): void {
+    this.closeDraftIfIdle();
     const k = this.ctx.frameIndex;
     this.setState({ busy: this.tool.busy, canUndo: this.history.canUndo(k), canRedo: this.history.canRedo(k) });
   }
@@ -591,5 +626,5 @@ export class EditorSession {
 }
 
 function toFrameEdits(w: PendingWrite<LayerInput, RevisionInput>): FrameEdits {
-  return { layer: w.layer, revisions: w.revisions };
+  return { layer: w.layer, revisions: w.revisions, ...(w.drafts ? { drafts: w.drafts } : {}) };
 }

@@ -13,19 +13,36 @@ import { checkStore, discardJournal, restoreFromJournal, type Journal, type Jour
 import type { SpocDb } from '../../store/db';
 import { downloadBlob } from '../../workspace/download';
 import { journalBundles } from './recoveryBundles';
+import { recoverGestureDrafts, type RecoveredGesture } from '../../annotator/session/recoverGestures';
+import { withClipWriteLock } from '../../workspace/clipWriteLock';
 
 export function JournalGate({ children }: { children: ReactNode }) {
   const db = useDb();
   const [verdict, setVerdict] = useState(() => journalState().verdict);
   const journal = journalState().journal;
 
+  // Work the last session could not finish is saved before any view opens a clip: edits kept in
+  // the journal first, then strokes a dying browser cut off (docs/durability.md).
+  const [finishing, setFinishing] = useState(true);
+  const writable = !journal || verdict?.kind === 'healthy';
   useEffect(() => {
-    if (!journal || !verdict || verdict.kind !== 'healthy') return;
-    startJournalUpkeep(db, journal, verdict, (replayed) => {
-      const revisions = replayed.reduce((n, r) => n + r.revisions, 0);
-      notify('info', `Saved ${revisions} edit${revisions === 1 ? '' : 's'} that could not be saved before the page was left (kept in the crash journal).`, { appWide: true });
-    }).catch((err: unknown) => notify('error', `The crash journal could not be checked: ${messageOf(err)}`, { appWide: true }));
-  }, [db, journal, verdict]);
+    if (!writable) return;
+    let live = true;
+    const upkeep =
+      journal && verdict
+        ? startJournalUpkeep(db, journal, verdict, (replayed) => {
+            const revisions = replayed.reduce((n, r) => n + r.revisions, 0);
+            notify('info', `Saved ${revisions} edit${revisions === 1 ? '' : 's'} that could not be saved before the page was left (kept in the crash journal).`, { appWide: true });
+          }).catch((err: unknown) => notify('error', `The crash journal could not be checked: ${messageOf(err)}`, { appWide: true }))
+        : Promise.resolve();
+    void upkeep
+      .then(() => recoverGestureDrafts(db, (clip, fn) => withClipWriteLock([clip], `Cannot finish a stroke on ${clip.name}`, fn)))
+      .then(reportRecovered, (err: unknown) => notify('error', `Strokes cut off by the last crash could not be checked: ${messageOf(err)}`, { appWide: true }))
+      .finally(() => live && setFinishing(false));
+    return () => {
+      live = false;
+    };
+  }, [db, journal, verdict, writable]);
 
   useEffect(() => {
     if (!journal) return;
@@ -41,7 +58,21 @@ export function JournalGate({ children }: { children: ReactNode }) {
   if (journal && verdict?.kind === 'store-behind') {
     return <RestorePanel db={db} journal={journal} verdict={verdict} onDone={(v) => setVerdict(v)} />;
   }
+  if (finishing) return <p className="p-6 text-sm text-slate-500" data-testid="finishing-work">Opening…</p>;
   return <>{children}</>;
+}
+
+function reportRecovered(recovered: RecoveredGesture[]): void {
+  const saved = recovered.filter((r) => r.outcome === 'saved');
+  if (saved.length > 0) {
+    const where = [...new Set(saved.map((r) => `${r.clipName ?? r.clipId} frame ${r.frameIndex + 1}`))].join(', ');
+    // A warning, so it stays: the browser died, and the person should see what came back.
+    notify('warn', `Saved ${saved.length} stroke${saved.length === 1 ? '' : 's'} the browser cut off before it could store ${saved.length === 1 ? 'it' : 'them'} (${where}); undo removes ${saved.length === 1 ? 'it' : 'them'}.`, { appWide: true });
+  }
+  const waiting = recovered.filter((r) => r.outcome === 'waiting');
+  if (waiting.length > 0) {
+    notify('warn', `${waiting.length} stroke${waiting.length === 1 ? '' : 's'} cut off by the last crash could not be saved yet (${waiting[0]!.reason}); ${waiting.length === 1 ? 'it is' : 'they are'} tried again at the next start.`, { appWide: true });
+  }
 }
 
 function RestorePanel({

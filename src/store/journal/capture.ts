@@ -19,6 +19,12 @@ import type { DBCore, DBCoreKeyRange, DBCoreMutateRequest, DBCoreMutateResponse,
 import type { JournalOp } from './recordFormat';
 
 export const MARKS_TABLE = 'journalMarks';
+/**
+ * Tables that are not work and never go to the journal: the pointer input of strokes in progress
+ * (store/gestureDrafts.ts), written on every pointer move. A transaction on these alone is neither
+ * numbered nor captured, so it stays one tiny write.
+ */
+export const UNJOURNALED_TABLES: ReadonlySet<string> = new Set(['gestureDrafts']);
 /** DBCoreRangeType.Any: the whole table. */
 const WHOLE_TABLE = { type: 3 } as unknown as DBCoreKeyRange;
 
@@ -61,7 +67,7 @@ export function captureMiddleware(options: CaptureOptions): Middleware<DBCore> {
       return {
         ...down,
         transaction(stores, mode, txOptions) {
-          const capture = mode === 'readwrite' && !options.suspended();
+          const capture = mode === 'readwrite' && !options.suspended() && stores.some((s) => !UNJOURNALED_TABLES.has(s));
           const scope = capture && !stores.includes(MARKS_TABLE) ? [...stores, MARKS_TABLE] : stores;
           const trans = down.transaction(scope, mode, txOptions);
           if (capture) {
@@ -84,7 +90,7 @@ export function captureMiddleware(options: CaptureOptions): Middleware<DBCore> {
             ...table,
             mutate(req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> {
               const state = states.get(req.trans);
-              if (!state || name === MARKS_TABLE) return table.mutate(req);
+              if (!state || name === MARKS_TABLE || UNJOURNALED_TABLES.has(name)) return table.mutate(req);
               const blocked = options.blocked();
               if (blocked) return Promise.reject(new StoreBlockedError(blocked));
               const op = describe(name, req);
