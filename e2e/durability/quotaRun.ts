@@ -3,18 +3,22 @@
  * to an origin whose storage it has not opened yet in this browser, and then enforces it with some
  * slack, so the run goes in three launches on one profile:
  *   1. create the demo and paint two strokes that are saved normally;
- *   2. set the quota to what the origin uses before the app opens, paint until saving fails and
- *      the app says so, paint a little more (edits that only wait in the app), then reload: the
- *      app must warn with a beforeunload prompt (accepted, as a user leaving anyway would);
- *   3. relaunch without the override (space was freed): every stroke painted must be stored, as the
- *      app keeps pending edits in a journal and replays them on start-up.
+ *   2. set the quota to what the origin uses before the app opens, then
+ *      a. paint until saving fails and the app says so, paint two more (edits that wait in the
+ *         app) and reload at once, accepting any prompt: these edits must come back from the
+ *         app's journal (the app may free its journal reserve here, so saves work again for a while);
+ *      b. fill the room left with ballast, paint until saving fails steadily, and start a reload:
+ *         the app must raise a beforeunload prompt. The harness answers "stay" and checks that the
+ *         page did stay; then it drops the ballast, and the app's retries must store everything;
+ *   3. relaunch without the override (space freed): every stroke painted must be stored.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Dialog, Page } from '@playwright/test';
 import { launchChromium, sleep, type RunningChromium } from './chromiumProcess';
-import { createDemo, openFrame, paintStroke, saveState, waitEditorOn, waitSaved } from './appDriver';
+import { createDemo, openFrame, paintStroke, readyToPaint, saveState, waitSaved } from './appDriver';
+import { dropBallast, fillQuota } from './storageBallast';
 import { StrokeLedger } from './strokeLedger';
 import type { Log, RunResult } from './runResult';
 
@@ -23,7 +27,7 @@ export interface QuotaOptions {
   seed: number;
   /** Bytes of quota above what the origin uses (default 0). */
   headroomBytes?: number;
-  /** Strokes painted at most while waiting for a save to fail. */
+  /** Strokes painted at most while waiting for a save to fail (and again to fail once more before the reload). */
   maxStrokesToFail?: number;
   /** Strokes painted once saving has failed: edits that only wait in the app. */
   strokesAfterFailure?: number;
@@ -33,12 +37,20 @@ export interface QuotaOptions {
 export interface QuotaResult extends RunResult {
   /** The save indicator showed an error once the quota was full. */
   saveFailed: boolean;
-  /** Dialog types the reload with unsaved edits raised. */
-  reloadDialogs: string[];
-  /** The save indicator just before the reload: 'idle' when every edit got stored after all (the journal's reserve gave room). */
+  /** 2a: dialogs raised by the reload right after the first failure (accepted). */
+  firstReloadDialogs: string[];
+  /** 2b: saving failed steadily (through a retry) once the ballast filled the room left. */
+  failedSteadily: boolean;
+  /** 2b: the save indicator when the reload was started: a failing save makes a prompt due. */
   stateBeforeReload: string;
-  /** Failed attempts in a row just before the reload (0: no save is failing). */
+  /** 2b: failed attempts in a row when the reload was started (0: no save was failing). */
   retriesBeforeReload: number;
+  /** 2b: dialogs the reload with a failing save raised (answered "stay"). */
+  reloadDialogs: string[];
+  /** 2b: after "stay", the same page was still there (nothing reloaded). */
+  stayed: boolean;
+  /** 2b: once the ballast was dropped, the page reported every edit saved. */
+  savedAfterRoom: boolean;
   /** Strokes painted before the quota was full (saved normally). */
   storedBefore: number;
   /** Strokes stored after the relaunch with space freed. */
@@ -51,13 +63,24 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
   const profile = mkdtempSync(join(tmpdir(), 'spoc-durability-quota-'));
   const origin = new URL(baseURL).origin;
   const notes: string[] = [];
+  const note = (line: string) => {
+    notes.push(line);
+    log(`quota: ${line}`);
+  };
   const dialogTypes: string[] = [];
+  const consoleLines: string[] = [];
+  let answer: 'accept' | 'dismiss' = 'accept';
   let browser: RunningChromium | null = null;
   const firstPage = async (b: RunningChromium): Promise<Page> => {
     const page = b.context.pages()[0] ?? (await b.context.newPage());
-    page.on('dialog', (d) => {
+    // The page's own errors say why a save hangs or fails; keep the first few for the report.
+    page.on('console', (m) => {
+      if ((m.type() === 'error' || m.type() === 'warning') && consoleLines.length < 20) consoleLines.push(`${m.type()}: ${m.text().slice(0, 300)}`);
+    });
+    page.on('pageerror', (e) => consoleLines.length < 20 && consoleLines.push(`pageerror: ${e.message.slice(0, 300)}`));
+    page.on('dialog', (d: Dialog) => {
       dialogTypes.push(d.type());
-      void d.accept().catch(() => undefined);
+      void (answer === 'accept' ? d.accept() : d.dismiss()).catch(() => undefined);
     });
     return page;
   };
@@ -68,12 +91,14 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
     const clip = await createDemo(page, baseURL);
     const ledger = new StrokeLedger(clip);
     const frame = ledger.nextSpot().frameIndex;
-    await openFrame(page, baseURL, clip.id, frame);
-    for (let i = 0; i < 2; i++) {
+    const paint = async () => {
       const spot = ledger.nextSpot();
       await paintStroke(page, spot);
       ledger.record(spot, 0, null);
-    }
+    };
+    await openFrame(page, baseURL, clip.id, frame);
+    await paint();
+    await paint();
     if (!(await waitSaved(page))) throw new Error('quotaRun: two strokes painted with the quota untouched were not saved');
     await ledger.check(page, clip.id, 0);
     const storedBefore = ledger.strokes.filter((s) => s.status === 'stored').length;
@@ -82,36 +107,59 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
     const { usage } = await (await browser.context.newCDPSession(page)).send('Storage.getUsageAndQuota', { origin });
     await browser.close();
 
-    // 2. A full disk, from the start of this launch.
+    // 2a. A full disk from the start of this launch; leave right after saving failed.
     browser = await launchChromium(profile);
     page = await firstPage(browser);
     const cdp = await browser.context.newCDPSession(page);
     // A quota of 0 means "no override" to Chromium.
     const quotaSize = Math.max(1, usage + headroomBytes);
     await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize });
-    notes.push(`quota set to ${quotaSize} bytes (usage ${usage})`);
+    note(`quota set to ${quotaSize} bytes (usage ${usage})`);
     await openFrame(page, baseURL, clip.id, frame);
     let saveFailed = false;
     for (let i = 0; i < maxStrokesToFail && !saveFailed; i++) {
-      const spot = ledger.nextSpot();
-      await paintStroke(page, spot);
-      ledger.record(spot, 0, null);
+      await paint();
       saveFailed = await settlesInError(page);
     }
     const toFail = ledger.strokes.length - storedBefore;
-    notes.push(saveFailed ? `saving failed at stroke ${toFail} on the full quota` : `saving never failed in ${toFail} strokes on the full quota`);
-    for (let i = 0; i < strokesAfterFailure; i++) {
-      const spot = ledger.nextSpot();
-      await paintStroke(page, spot);
-      ledger.record(spot, 0, null);
-    }
-    const stateBeforeReload = (await saveState(page)) ?? 'missing';
-    const retriesBeforeReload = Number(await page.getByTestId('save-status').getAttribute('data-retries'));
-    log(`quota: ${ledger.strokes.length} strokes painted, saving ${saveFailed ? 'failed' : 'never failed'}, save state "${stateBeforeReload}"; reloading`);
+    note(saveFailed ? `saving failed at stroke ${toFail} on the full quota` : `saving never failed in ${toFail} strokes on the full quota`);
+    for (let i = 0; i < strokesAfterFailure; i++) await paint();
+    const firstState = `${await saveState(page)}, ${await saveRetries(page)} failed attempts`;
     await page.reload();
-    await waitEditorOn(page, frame);
-    const reloadDialogs = [...dialogTypes];
-    notes.push(`the reload with unsaved edits raised ${reloadDialogs.length === 0 ? 'no dialog' : reloadDialogs.join(', ')}`);
+    await readyToPaint(page, frame);
+    const firstReloadDialogs = dialogTypes.splice(0);
+    note(`reload right after the failure (save state ${firstState}): ${firstReloadDialogs.join(', ') || 'no dialog'}`);
+
+    // 2b. Nothing left to free: saving fails for good. A reload must ask; the person stays.
+    const ballast = await fillQuota(page);
+    let failedSteadily = false;
+    for (let i = 0; i < maxStrokesToFail && !failedSteadily; i++) {
+      await paint();
+      await settlesInError(page);
+      failedSteadily = await failsSteadily(page);
+    }
+    note(`ballast of ${ballast} bytes; saving ${failedSteadily ? 'fails steadily' : 'did not fail steadily'}`);
+    const stateBeforeReload = (await saveState(page)) ?? 'missing';
+    const retriesBeforeReload = await saveRetries(page);
+    answer = 'dismiss';
+    await page.evaluate(() => {
+      (window as unknown as { harnessStay: boolean }).harnessStay = true;
+      setTimeout(() => location.reload(), 0); // not awaited in the page: a prompt would block it
+    });
+    const deadline = Date.now() + 5000;
+    while (dialogTypes.length === 0 && Date.now() < deadline) await sleep(50);
+    await sleep(500); // time for a reload the prompt did not stop to begin
+    const reloadDialogs = dialogTypes.splice(0);
+    answer = 'accept';
+    const stayed = await page
+      .evaluate(() => (window as unknown as { harnessStay?: boolean }).harnessStay === true)
+      .catch(() => false);
+    note(`reload while failing (save state ${stateBeforeReload}, ${retriesBeforeReload} failed attempts): ${reloadDialogs.join(', ') || 'no dialog'}; ${stayed ? 'stayed' : 'the page reloaded'}`);
+    if (!stayed) await readyToPaint(page, frame);
+    await dropBallast(page);
+    // The queue retries with a backoff that doubles up to 30 s.
+    const savedAfterRoom = await waitSaved(page, 45_000);
+    note(savedAfterRoom ? 'with the ballast gone, every edit got saved' : 'with the ballast gone, saving still had not caught up after 45 s');
     await browser.close();
 
     // 3. Space freed: a new launch without the override.
@@ -128,13 +176,17 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
       cycles: 1,
       strokes: ledger.strokes,
       lost: ledger.lost,
-      dialogs: reloadDialogs.length,
+      dialogs: firstReloadDialogs.length + reloadDialogs.length,
       ms: Date.now() - started,
-      notes,
+      notes: [...notes, ...consoleLines.map((line) => `page console: ${line}`)],
       saveFailed,
+      firstReloadDialogs,
+      failedSteadily,
       stateBeforeReload,
       retriesBeforeReload,
       reloadDialogs,
+      stayed,
+      savedAfterRoom,
       storedBefore,
       storedAfter,
     };
@@ -142,6 +194,26 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
     await browser?.close();
     rmSync(profile, { recursive: true, force: true });
   }
+}
+
+/** Failed save attempts in a row, as the save indicator shows them (0: no save is failing). */
+async function saveRetries(page: Page): Promise<number> {
+  return Number((await page.getByTestId('save-status').getAttribute('data-retries')) ?? 0);
+}
+
+/** A save is failing: it ended in an error, or its retry is in flight. */
+async function saveIsFailing(page: Page): Promise<boolean> {
+  return (await saveState(page)) === 'error' || (await saveRetries(page)) > 0;
+}
+
+/** A save stays failing for `ms` (long enough for a retry to be tried and fail). */
+async function failsSteadily(page: Page, ms = 1500): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (!(await saveIsFailing(page))) return false;
+    await sleep(50);
+  }
+  return true;
 }
 
 /** Waits for the stroke's save to end: true when it ended in the error state. */

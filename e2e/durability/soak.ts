@@ -90,7 +90,10 @@ async function main(): Promise<number> {
   if (notes.length > 0) console.log(['', 'notes:', ...notes].join('\n'));
   const quotaProblems = quota.flatMap((q) => [
     ...(q.saveFailed ? [] : ['saving never failed with the quota full (the run proves nothing)']),
-    ...(q.reloadDialogs.includes('beforeunload') === (q.stateBeforeReload === 'error' || q.retriesBeforeReload > 0) ? [] : ['the reload prompted although nothing was unsaved, or did not although a save was failing']),
+    ...(q.failedSteadily ? [] : ['saving did not fail steadily with the quota filled (the prompt went untested)']),
+    ...(q.reloadDialogs.includes('beforeunload') ? [] : ['a reload while a save was failing raised no beforeunload prompt']),
+    ...(q.stayed ? [] : ['answering "stay" to the prompt did not keep the page']),
+    ...(q.savedAfterRoom ? [] : ['once there was room again, the page that stayed did not save every edit']),
   ]);
   for (const p of quotaProblems) console.log(`quota: ${p}`);
   const failed = lost.length > 0 || quotaProblems.length > 0;
