@@ -21,11 +21,7 @@ export interface KillOptions {
   minStrokes?: number;
   maxStrokes?: number;
   maxDelayMs?: number;
-  /**
-   * Earliest kill after pointer-up (default 0: in the same tick). A SIGKILL in that very tick can beat
-   * any storage a page has (docs/durability.md: measured on a bare page too), so CI starts at 1 ms
-   * and the soak reports the 0 ms kills apart.
-   */
+  /** Earliest kill after pointer-up (default 0: in the same tick mouse.up() resolved in). */
   minDelayMs?: number;
   log?: Log;
 }
