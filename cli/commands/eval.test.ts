@@ -322,6 +322,16 @@ describe('eval on hand-made masks', () => {
     expect(empty.stderr).not.toContain('warning');
   });
 
+  it('points at the folder one level down that holds the layout (the app\'s export zip, unpacked)', async () => {
+    // The app's WhereToChange zip puts everything under the project's name: Kitchen/<osc>/gt/masks/...
+    await writeMask(path.join(dir, 'unzipped/Kitchen/slicing_bread/gt/masks/v1/frame0000.png'), mapOf(['10', '20']));
+    const r = await runCli(['eval', '--gt', 'unzipped', '--pred', 'unzipped'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unzipped: no masks found; unzipped/Kitchen holds WhereToChange folders (unzipped/Kitchen/slicing_bread/gt/masks): give that folder instead');
+    const ok = await runCli(['eval', '--gt', 'unzipped/Kitchen', '--pred', 'unzipped/Kitchen'], dir);
+    expect(ok.code).toBe(0);
+  });
+
   it('refuses a folder that holds masks directly (exit 2)', async () => {
     const r = await runCli(['eval', '--gt', 'davis/gt/v1', '--pred', 'davis/pred'], dir);
     expect(r.code).toBe(2);
