@@ -358,6 +358,8 @@ test('annotator → reviewer → researcher on a real H.264 video', async ({ pag
   await page.getByRole('button', { name: 'Show review panel' }).click();
   const predictions = page.getByRole('region', { name: 'Predictions' });
   await predictions.getByLabel('Prediction name').fill('perturbed');
+  // The button says which files it takes and how they are named.
+  await expect(predictions.getByText('Import predictions…')).toHaveAttribute('title', /named after the clip's frames \(a video's are frame0000\.png/);
   const predChooser = page.waitForEvent('filechooser');
   await predictions.getByText('Import predictions…').click();
   await (await predChooser).setFiles(predPaths);
