@@ -239,7 +239,8 @@ async function evaluateVideo(
   const gtKeys = new Set(video.frames.map((f) => f.key));
   if (predVideo) {
     for (const pf of predVideo.frames) {
-      if (!gtKeys.has(pf.key)) warnings.push(`pred: ${displayPath(pred.dirArg, pf.rel)}: no GT frame "${pf.stem}" in ${shownDir}; ignored`);
+      // A prediction for a frame the metadata ignores (the app exports no mask for it) is simply not scored.
+      if (!gtKeys.has(pf.key) && !meta.ignored.has(pf.key)) warnings.push(`pred: ${displayPath(pred.dirArg, pf.rel)}: no GT frame "${pf.stem}" in ${shownDir}; ignored`);
     }
   }
 

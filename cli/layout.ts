@@ -193,9 +193,13 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
     );
   }
   if (videos.length === 0) {
+    // The app's export zip wraps the layout in a folder named after the project: say where it is.
+    const below = await layoutOneLevelDown(tree, children.map((c) => relOf(c)));
     throw new DataError(
-      `${show('')}: no masks found; expected <osc>/gt/masks/<video>/*.png, <osc>/pred/masks/<video>/*.png, ` +
-        `<osc>/<video>/*.png (WhereToChange) or <video>/*.png (DAVIS)`,
+      below
+        ? `${show('')}: no masks found; ${show(below.folder)} holds WhereToChange folders (${show(below.masks)}): give that folder instead`
+        : `${show('')}: no masks found; expected <osc>/gt/masks/<video>/*.png, <osc>/pred/masks/<video>/*.png, ` +
+            `<osc>/<video>/*.png (WhereToChange) or <video>/*.png (DAVIS)`,
     );
   }
   videos.sort((a, b) => naturalCompare(a.key, b.key));
@@ -214,4 +218,16 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
     frameCount: videos.reduce((n, v) => n + v.frames.length, 0),
     notes,
   };
+}
+
+/** The first child folder whose own children hold `gt/masks` or `pred/masks` (a wrapped layout), if any. */
+async function layoutOneLevelDown(tree: InputTree, folders: readonly string[]): Promise<{ folder: string; masks: string } | null> {
+  for (const folder of folders) {
+    for (const osc of (await listDir(tree, folder)).dirs) {
+      for (const masks of ['gt/masks', 'pred/masks']) {
+        if ((await tree.kindOf(`${folder}/${osc}/${masks}`)) === 'dir') return { folder, masks: `${folder}/${osc}/${masks}` };
+      }
+    }
+  }
+  return null;
 }

@@ -75,7 +75,8 @@ function fromAppMeta(meta: WtcMeta, video: MaskVideo, file: string, warnings: st
   const unknown: string[] = [];
   for (const f of meta.frames) {
     const key = f.name.toLowerCase();
-    if (!gtKeys.has(key)) unknown.push(key);
+    // The app exports no mask for an ignored frame: its absence is expected, not worth a warning.
+    if (!gtKeys.has(key) && !f.ignored) unknown.push(key);
     if (f.phase) phases.set(key, f.phase);
     if (f.ignored) ignored.add(key);
   }

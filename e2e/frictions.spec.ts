@@ -6,6 +6,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { createProject } from './helpers/app';
+import { hasFfmpeg } from './helpers/ffmpeg';
 import { readRows, storedFramePixels } from './helpers/store';
 import { readBarcode, barcodeRect } from '../src/demo/barcode';
 
@@ -187,12 +188,3 @@ test('a real 29.97 fps H.264 clip asked at 60 fps gives each of its 293 frames o
   const times = (await readRows<{ index: number; timestampSec: number }>(page, 'frames')).sort((a, b) => a.index - b.index).map((f) => f.timestampSec);
   for (let k = 1; k < times.length; k++) expect(times[k] - times[k - 1]).toBeCloseTo(1001 / 30000, 4);
 });
-
-function hasFfmpeg(): boolean {
-  try {
-    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}

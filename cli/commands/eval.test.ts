@@ -322,6 +322,42 @@ describe('eval on hand-made masks', () => {
     expect(empty.stderr).not.toContain('warning');
   });
 
+  it('points at the folder one level down that holds the layout (the app\'s export zip, unpacked)', async () => {
+    // The app's WhereToChange zip puts everything under the project's name: Kitchen/<osc>/gt/masks/...
+    await writeMask(path.join(dir, 'unzipped/Kitchen/slicing_bread/gt/masks/v1/frame0000.png'), mapOf(['10', '20']));
+    const r = await runCli(['eval', '--gt', 'unzipped', '--pred', 'unzipped'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unzipped: no masks found; unzipped/Kitchen holds WhereToChange folders (unzipped/Kitchen/slicing_bread/gt/masks): give that folder instead');
+    const ok = await runCli(['eval', '--gt', 'unzipped/Kitchen', '--pred', 'unzipped/Kitchen'], dir);
+    expect(ok.code).toBe(0);
+  });
+
+  it('takes the app\'s export as it is: an ignored frame without a mask (and its prediction) raise no warning', async () => {
+    // The app writes no gt mask for an ignored frame; its metadata lists the frame as ignored.
+    const base = path.join(dir, 'appexport');
+    await writeMask(path.join(base, 'gt/slicing_bread/gt/masks/v1/frame0000.png'), mapOf(['10', '20']));
+    await writeMask(path.join(base, 'gt/slicing_bread/gt/masks/v1/frame0002.png'), mapOf(['12', '00']));
+    await writeJson(path.join(base, 'gt/slicing_bread/meta/v1.json'), {
+      format: 'spoc-studio/wtc-meta', version: 1, video: 'v1', verb: 'slicing', noun: 'bread', fps: 1, width: 2, height: 2, source: 'gt',
+      frames: [{ name: 'frame0000', timestamp_sec: 0, phase: 'initial' }, { name: 'frame0001', timestamp_sec: 1, ignored: { reason: 'too_blurry' } }, { name: 'frame0002', timestamp_sec: 2, phase: 'end' }],
+    });
+    for (const k of [0, 1, 2]) await writeMask(path.join(base, `pred/slicing_bread/gt/masks/v1/frame000${k}.png`), mapOf(['10', '20']));
+    const r = await runCli(['eval', '--gt', 'appexport/gt', '--pred', 'appexport/pred', '--json', '-'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as Json;
+    expect((doc.warnings as string[])).toEqual([]);
+    expect((doc.summary as Json).coverage).toMatchObject({ evaluated_frames: 2, missing_predictions: 0 });
+    // A frame the metadata names that is neither masked nor ignored still warns.
+    await writeJson(path.join(base, 'gt/slicing_bread/meta/v1.json'), {
+      format: 'spoc-studio/wtc-meta', version: 1, video: 'v1', verb: 'slicing', noun: 'bread', fps: 1, source: 'gt',
+      frames: [0, 1, 2].map((k) => ({ name: `frame000${k}`, timestamp_sec: k })),
+    });
+    const w = await runCli(['eval', '--gt', 'appexport/gt', '--pred', 'appexport/pred'], dir);
+    expect(w.stderr).toContain('names 1 frame(s) with no GT mask (frame0001); ignored');
+    expect(w.stderr).toContain('no GT frame "frame0001"');
+  });
+
   it('refuses a folder that holds masks directly (exit 2)', async () => {
     const r = await runCli(['eval', '--gt', 'davis/gt/v1', '--pred', 'davis/pred'], dir);
     expect(r.code).toBe(2);

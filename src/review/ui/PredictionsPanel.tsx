@@ -29,6 +29,10 @@ const swatch = (cls: number) => {
   return `rgb(${r} ${g} ${b})`;
 };
 
+/** Which files the import takes: without it a newcomer cannot guess the frame names (docs/review.md). */
+const PREDICTION_FILES_HINT =
+  "One PNG mask per frame, named after the clip's frames (a video's are frame0000.png, frame0001.png, …; an export of the clip lists them), or a COCO RLE JSON";
+
 export function PredictionsPanel({ db, clip, user, frameIndex, onPick }: { db: SpocDb; clip: Clip; user: string; frameIndex: number; onPick?: (frameIndex: number) => void }) {
   const sources = useLiveQuery(() => listLayerSources(db, clip.id), [db, clip.id]) ?? [];
   const preds = sources.filter((s): s is `pred:${string}` => s.startsWith('pred:')).sort();
@@ -69,7 +73,10 @@ export function PredictionsPanel({ db, clip, user, frameIndex, onPick }: { db: S
       <h3 className="font-semibold">Predictions</h3>
       <div className="mt-1 flex items-center gap-1 text-xs">
         <input aria-label="Prediction name" className="w-24 rounded bg-zinc-950 px-1 py-0.5" value={name} onChange={(e) => setName(e.target.value)} />
-        <label className={`cursor-pointer rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700 ${busy ? 'pointer-events-none opacity-50' : ''}`}>
+        <label
+          className={`cursor-pointer rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700 ${busy ? 'pointer-events-none opacity-50' : ''}`}
+          title={PREDICTION_FILES_HINT}
+        >
           Import predictions…
           <input type="file" multiple accept=".png,.json,image/png,application/json" className="hidden" data-testid="prediction-files" onChange={(e) => void importFiles(e.target.files).finally(() => (e.target.value = ''))} />
         </label>
