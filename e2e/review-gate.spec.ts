@@ -7,7 +7,9 @@
  *     submit with the blank frames listed, is refused on approve naming the unreviewed frame count,
  *     and goes through only as an override whose reason is recorded;
  * (c) an approved clip opens read-only with who approved it and when, and Reopen makes it editable;
- * (d) Enter in the name field saves it: a reload right after keeps it.
+ * (d) Enter in the name field saves it: a reload right after keeps it;
+ * (e) a frame that rightly holds neither state is marked empty beside the canvas, and the submit
+ *     warning no longer counts it (the warning spoke of "marked empty" with no way to do it).
  */
 import { test, expect, type Page } from '@playwright/test';
 import { readRows } from './helpers/store';
@@ -19,7 +21,7 @@ interface ClipRow { id: string; name: string; status: string }
 interface EventRow { seq: number; clipId: string; action: string; from: string; to: string; by: string; note?: string }
 interface RevisionRow { seq: number; clipId: string; source: string; frameIndex: number; author: string }
 interface LayerRow { clipId: string; source: string; frameIndex: number; provenance: { kind: string; by: string } }
-interface FrameRow { clipId: string; index: number; ignored?: { reason: string; by: string } }
+interface FrameRow { clipId: string; index: number; ignored?: { reason: string; by: string }; reviewed?: boolean }
 
 async function clipId(page: Page): Promise<string> {
   return (await readRows<ClipRow>(page, 'clips')).find((c) => c.name === CLIP)!.id;
@@ -192,4 +194,31 @@ test('(d) Enter in the name field saves it: a reload right after keeps the name'
   await page.reload();
   await expect(page.getByLabel('Your name')).toHaveValue('dora');
   expect(await storedName(page)).toBe('dora');
+});
+
+test('(e) a frame marked empty is an answer: stored, and left out of the submit warning', async ({ page }) => {
+  await becomeUser(page, 'ann');
+  await openEditor(page, CLIP);
+  await page.keyboard.press('1');
+  await drag(page, 150, 120, 300, 120);
+  await waitSaved(page);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-frame', '1');
+  const empty = page.getByRole('button', { name: /Nothing to paint here/ });
+  await expect(empty).toHaveAttribute('aria-pressed', 'false');
+  await empty.click();
+  await expect(empty).toHaveAttribute('aria-pressed', 'true');
+  const id = await clipId(page);
+  await expect.poll(async () => (await readRows<FrameRow>(page, 'frames')).find((f) => f.clipId === id && f.index === 1)?.reviewed).toBe(true);
+
+  await bar(page).getByRole('button', { name: 'Submit for review', exact: true }).click();
+  const warning = page.getByTestId('submit-warning');
+  await expect(warning).toContainText('18 frames (3–20) are not annotated, ignored or marked empty.');
+  await expect(warning).toContainText('Nothing to paint here');
+
+  // Unticked, it is missing work again.
+  await warning.getByRole('button', { name: 'Keep annotating' }).click();
+  await empty.click();
+  await expect(empty).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(async () => (await readRows<FrameRow>(page, 'frames')).find((f) => f.clipId === id && f.index === 1)?.reviewed).toBeUndefined();
 });

@@ -1,6 +1,6 @@
 /** The current frame's phase and ignore state, its areas, and the guidelines for the clip's verb. */
 import type { SpocDb } from '../../store/db';
-import { setFrameIgnored } from '../../store/frames';
+import { setFrameIgnored, setFrameReviewed } from '../../store/frames';
 import type { Clip, Frame } from '../../store/types';
 import type { LayerAreas } from '../../store/layers';
 import { GENERAL_GUIDELINES, IGNORE_REASONS, VERB_SPECS } from '../../taxonomy/verbs';
@@ -59,6 +59,19 @@ export function SidePanel({ db, clip, frame, area, author, readOnly, ignoreOpen,
         ) : (
           <button disabled={readOnly || !frame} className="mt-2 w-full rounded bg-zinc-800 px-2 py-1 text-xs hover:bg-zinc-700" onClick={() => setIgnoreOpen(true)}>
             Ignore this frame… (i)
+          </button>
+        )}
+        {frame && !frame.ignored && (
+          // A frame may rightly hold neither state (guidelines): saying so answers it, unlike
+          // ignoring, which keeps it out of evaluation.
+          <button
+            type="button"
+            aria-pressed={frame.reviewed === true}
+            disabled={readOnly}
+            className={`mt-2 w-full rounded px-2 py-1 text-left text-xs ${frame.reviewed ? 'bg-sky-900 text-sky-100' : 'bg-zinc-800 hover:bg-zinc-700'}`}
+            onClick={() => void guard(setFrameReviewed(db, clip.id, k, !frame.reviewed))}
+          >
+            {frame.reviewed ? '✓ ' : ''}Nothing to paint here (an empty frame)
           </button>
         )}
       </section>

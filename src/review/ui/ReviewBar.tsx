@@ -122,7 +122,7 @@ export function ReviewBar({ db, clip }: { db: SpocDb; clip: Clip }) {
           }}
         >
           <p>{prompt.warning}</p>
-          <p className="text-zinc-400">Paint them, ignore them with a reason, or submit anyway and let the reviewer see them blank.</p>
+          <p className="text-zinc-400">For each: paint it, ignore it with a reason, or tick “Nothing to paint here” beside the frame when it rightly holds neither state; or submit anyway and let the reviewer see it blank.</p>
           <div className="flex gap-2">
             <button disabled={busy} autoFocus className="rounded bg-amber-700 px-2 py-1 hover:bg-amber-600 disabled:opacity-50">
               Submit anyway
