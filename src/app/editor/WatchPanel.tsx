@@ -89,7 +89,7 @@ function Watch({ db, clip, frames, goToFrame }: Props) {
           <p>
             {ref
               ? `The source video "${ref.fileName}" is not in this browser (its storage was cleared, or the clip came from a bundle or another browser).`
-              : "This clip was imported before source videos were kept, so there is none to play."}{' '}
+              : "This clip has no kept source video (it was imported before videos were kept, from frames, or where the browser could not keep files)."}{' '}
             Link the file to watch the clip at its native rate{ref ? '; it must be the same file (size and SHA-256 are checked).' : '; a video whose duration matches the clip within one sample interval is accepted.'}
           </p>
           <FilePick label={linking ? 'Checking…' : 'Link the source video…'} testId="watch-link" accept="video/*,.mp4,.webm,.mkv,.mov" disabled={linking} onFiles={(f) => void link(f)} />

@@ -90,7 +90,8 @@ export async function importVideoFiles(db: SpocDb, files: readonly File[], o: Im
     await removeVideosIfUnused(db, videos, toKeep.keys()).catch(() => undefined);
     throw err;
   });
-  return { ...result, remarks: [...rateRemarks, ...result.remarks] };
+  const notKept = videos ? [] : ['The source video was not kept: this browser offers no Origin Private File System here (an insecure http address?). Watch mode will ask for the file.'];
+  return { ...result, remarks: [...rateRemarks, ...notKept, ...result.remarks] };
 }
 
 /** Refuses, before anything is read, a verb or object from the form that could not name a folder. */
