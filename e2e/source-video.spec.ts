@@ -177,3 +177,54 @@ test('a video import keeps its H.264 source: watch it at 10 fps, decode the fram
   await expect(page.getByTestId('clip-trash')).toHaveCount(0);
   await expect.poll(() => keptFile(page, sha)).toBeNull();
 });
+
+test('a clip imported before videos were kept is linked by duration: a video of another length is refused by name, the right one accepted and recorded (ffmpeg-made)', async ({ page }, testInfo) => {
+  test.skip(!hasFfmpeg(), 'needs ffmpeg on PATH to make the H.264 clips (apt-get install ffmpeg)');
+  test.setTimeout(180_000);
+  const make = (name: string, seconds: number) => {
+    const file = testInfo.outputPath(name);
+    execFileSync('ffmpeg', ['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc=size=160x90:rate=10:duration=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-profile:v', 'high', file]);
+    return file;
+  };
+  const right = make('old-clip.mp4', 6);
+  const longer = make('longer.mp4', 8);
+  await createProject(page, 'Legacy');
+  await page.getByLabel('Video sampling').fill('1');
+  await page.getByTestId('import-video').setInputFiles(right);
+  await expect(page.getByTestId('clip-card')).toHaveCount(1, { timeout: 120_000 });
+  // As a clip imported before videos were kept: no reference on the row, no file.
+  const [clip] = await readRows<ClipRow>(page, 'clips');
+  const sha = clip.source.video!.sha256;
+  await page.evaluate(
+    async ({ id, sha }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open('spoc-studio');
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const store = db.transaction('clips', 'readwrite').objectStore('clips');
+      const row = await new Promise<{ source: { video?: unknown } }>((resolve) => {
+        const req = store.get(id);
+        req.onsuccess = () => resolve(req.result);
+      });
+      delete row.source.video;
+      await new Promise((resolve) => (store.put(row).onsuccess = resolve));
+      db.close();
+      await (await (await navigator.storage.getDirectory()).getDirectoryHandle('videos')).removeEntry(sha);
+    },
+    { id: clip.id, sha },
+  );
+  await page.reload();
+  await page.getByTestId('clip-card').filter({ hasText: 'old-clip' }).click();
+  await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-frame', '0');
+  await page.keyboard.press('w');
+  await expect(page.getByTestId('watch-missing')).toContainText('has no kept source video');
+  await page.getByTestId('watch-link').setInputFiles(longer);
+  await expect(page.getByTestId('watch-link-problem')).toContainText("longer.mp4 is not this clip's video: it lasts 8.00 s, the clip 6.00 s");
+  await page.getByTestId('watch-link').setInputFiles(right);
+  await expect(page.getByTestId('watch-video')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'checked by its duration only' })).toBeVisible();
+  const [linked] = await readRows<ClipRow>(page, 'clips');
+  expect(linked.source.video).toMatchObject({ sha256: sha, fileName: 'old-clip.mp4', nativeFps: 10 });
+  expect(await keptFile(page, sha)).toMatchObject({ sha256: sha });
+});
