@@ -22,6 +22,8 @@ function context(state: Partial<EditorState> = {}): ActionContext & { commands: 
     fitView: vi.fn(),
     actualSize: vi.fn(),
     openPalette: vi.fn(),
+    toggleWatch: vi.fn(),
+    playPauseWatch: vi.fn(),
     setInstanceId: vi.fn(),
   };
   return {

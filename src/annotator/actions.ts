@@ -42,6 +42,10 @@ export interface EditorCommands {
   fitView(): void;
   actualSize(): void;
   openPalette(): void;
+  /** Watch mode: play and scrub the clip's source video at its native rate (no annotation targets). */
+  toggleWatch(): void;
+  /** Play or pause the source video (opens watch mode first). */
+  playPauseWatch(): void;
 }
 
 /** The editor state actions look at (a small read-only snapshot, never pixels). */
@@ -271,6 +275,22 @@ export const ACTIONS: readonly Action[] = [
     shortcuts: ['shift+2'],
     enabled: always,
     run: ({ commands }) => commands.actualSize(),
+  },
+  {
+    id: 'view.watch',
+    label: 'Watch the source video',
+    group: 'view',
+    shortcuts: ['w'],
+    enabled: always,
+    run: ({ commands }) => commands.toggleWatch(),
+  },
+  {
+    id: 'view.watchPlay',
+    label: 'Play / pause the source video',
+    group: 'view',
+    shortcuts: ['k'],
+    enabled: always,
+    run: ({ commands }) => commands.playPauseWatch(),
   },
   {
     id: 'view.palette',

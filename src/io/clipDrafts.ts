@@ -4,7 +4,7 @@
  * Nothing here writes; the caller commits the drafts in one transaction.
  */
 import type { ClipImportDraft, DraftFrame, DraftLayer } from '../store/importCommit';
-import type { ClipSource } from '../store/types';
+import type { ClipSource, SourceVideoRef } from '../store/types';
 import { clipNameProblem, oscNameProblem, safeSegment, uniqueName } from '../store/clipNames';
 import { describeOsc, subsetOf, type Subset } from '../taxonomy/osc';
 import type { SampledVideo } from './video/sampleVideo';
@@ -68,13 +68,14 @@ export function withoutExtension(name: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
-export function videoDraft(ctx: DraftContext, osc: OscChoice, file: File, video: SampledVideo, sampleFps: number): ClipImportDraft {
+/** `kept`: the reference to the source video kept in OPFS (store/videoFiles.ts), when it could be kept. */
+export function videoDraft(ctx: DraftContext, osc: OscChoice, file: File, video: SampledVideo, sampleFps: number, kept?: SourceVideoRef): ClipImportDraft {
   return clipDraft(ctx, osc, {
     name: withoutExtension(file.name),
     width: video.meta.width,
     height: video.meta.height,
     sampleFps,
-    source: { kind: 'video', fileName: file.name, durationSec: video.meta.durationSec, videoCodec: video.meta.codec },
+    source: { kind: 'video', fileName: file.name, durationSec: video.meta.durationSec, videoCodec: video.meta.codec, ...(kept ? { video: kept } : {}) },
     frames: video.frames.map((f) => ({ timestampSec: f.timestampSec, image: f.image, mime: f.mime })),
   });
 }

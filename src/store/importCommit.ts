@@ -18,7 +18,7 @@ import {
   type Provenance,
   type Rle,
 } from './types';
-import { buildLayer } from './validate';
+import { buildLayer, sourceVideoProblem } from './validate';
 import { newId } from './ids';
 
 export interface DraftFrame {
@@ -245,6 +245,10 @@ export function buildImportRows(draft: ClipImportDraft, clipId: string, now: num
   }
   if (!(c.sampleFps > 0) || !Number.isFinite(c.sampleFps)) throw invalid(`sample rate ${c.sampleFps} is not positive`);
   if (!SOURCE_KINDS.includes(c.source?.kind)) throw invalid(`unknown source kind "${c.source?.kind}"`);
+  if (c.source.video !== undefined) {
+    const problem = sourceVideoProblem(c.source.video);
+    if (problem) throw invalid(`its source video reference ${problem}`);
+  }
   if (c.subset !== 'seen' && c.subset !== 'novel') throw invalid(`unknown subset "${c.subset}"`);
   if (!CLIP_STATUSES.includes(c.status)) throw invalid(`unknown status "${c.status}"`);
 

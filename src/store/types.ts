@@ -50,6 +50,26 @@ export interface ClipSource {
   fileName: string;
   durationSec?: number;
   videoCodec?: string;
+  /**
+   * The source video kept in the Origin Private File System (store/videoFiles.ts), for watching at
+   * the native rate and decoding the frames between the sampled ones. Absent for clips imported
+   * before videos were kept and for clips not made from a video. Not indexed: no schema change.
+   */
+  video?: SourceVideoRef;
+}
+
+/** A kept source video: the file is `videos/<sha256>` in OPFS, shared by every clip made from it. */
+export interface SourceVideoRef {
+  sha256: string;
+  size: number;
+  /** MIME type as the browser gave it ("video/mp4"), possibly empty. */
+  type: string;
+  fileName: string;
+  /** The video's own frame rate, or null when it could not be measured. */
+  nativeFps: number | null;
+  durationSec: number;
+  /** The video's first presentation time: clip time t is video time startSec + t. */
+  startSec: number;
 }
 
 /** Object state change: the verb, the object, and the text of both states. */

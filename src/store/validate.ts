@@ -86,3 +86,26 @@ export function checkRevision(rev: RevisionInput, clip: Pick<Clip, 'width' | 'he
   if (rev.beforeTrf) maskArea(rev.beforeTrf, h, w, 'revision "beforeTrf" patch');
   if (rev.afterTrf) maskArea(rev.afterTrf, h, w, 'revision "afterTrf" patch');
 }
+
+const SOURCE_VIDEO_FIELDS = ['sha256', 'size', 'type', 'fileName', 'nativeFps', 'durationSec', 'startSec'] as const;
+
+/**
+ * What is wrong with a clip's source video reference (types.ts SourceVideoRef), or null when it is
+ * sound. Shared by the import (importCommit.ts) and bundles (io/bundle/rows.ts): a reference that
+ * lied (a hash of the wrong shape, a negative size) would send the editor looking for a file that
+ * can never match.
+ */
+export function sourceVideoProblem(v: unknown): string | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'is not an object';
+  const o = v as Record<string, unknown>;
+  const extra = Object.keys(o).filter((k) => !(SOURCE_VIDEO_FIELDS as readonly string[]).includes(k));
+  if (extra.length > 0) return `has unknown field(s) ${extra.map((k) => JSON.stringify(k)).join(', ')}`;
+  if (typeof o.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(o.sha256)) return 'sha256 must be 64 lower-case hex digits';
+  if (!Number.isSafeInteger(o.size) || (o.size as number) <= 0) return 'size must be a positive whole number of bytes';
+  if (typeof o.type !== 'string' || o.type.length > 200) return 'type must be a MIME type string';
+  if (typeof o.fileName !== 'string' || o.fileName.length > 4096) return 'fileName must be a string';
+  if (o.nativeFps !== null && !(typeof o.nativeFps === 'number' && o.nativeFps > 0 && o.nativeFps <= 1000)) return 'nativeFps must be a positive rate or null';
+  if (!(typeof o.durationSec === 'number' && Number.isFinite(o.durationSec) && o.durationSec > 0)) return 'durationSec must be positive';
+  if (!(typeof o.startSec === 'number' && Number.isFinite(o.startSec))) return 'startSec must be a number';
+  return null;
+}

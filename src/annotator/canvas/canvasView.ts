@@ -109,6 +109,17 @@ export class CanvasView {
     this.imageLayer.batchDraw();
   }
 
+  /**
+   * A CSS filter on the frame layer's canvas only (brightness / contrast for dark frames): the masks,
+   * outlines and previews live on other layers and keep their colours. The browser applies it when
+   * compositing, so it costs no repaint.
+   */
+  setImageFilter(filter: string): void {
+    const canvas = this.imageLayer.getNativeCanvasElement();
+    canvas.style.filter = filter === 'none' ? '' : filter;
+    canvas.dataset.frameLayer = 'true';
+  }
+
   setImage(image: CanvasImageSource | null): void {
     this.imageNode.image(image ?? undefined);
     this.imageLayer.batchDraw();

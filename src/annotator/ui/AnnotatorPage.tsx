@@ -32,6 +32,7 @@ import { SidePanel } from './SidePanel';
 import { ShortcutSheet } from './ShortcutSheet';
 import { CommandPalette } from './CommandPalette';
 import { useEditorView } from './editorViewState';
+import { useWatchMode } from './watchMode';
 import { FillConfirm } from './FillConfirm';
 import { usePersistedBrushSize } from './usePersistedBrushSize';
 import { rangeBounds, type FrameRange } from '../phases';
@@ -272,6 +273,8 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
       fitView: () => canvas.current?.fit(),
       actualSize: () => canvas.current?.actualSize(),
       openPalette: () => setPalette(true),
+      toggleWatch: () => useWatchMode.getState().toggle(),
+      playPauseWatch: () => useWatchMode.getState().playPause(),
     };
   }, [session, clip.id, clip.frameCount, db]);
 

@@ -9,6 +9,7 @@ import type { FrameImageCache } from '../session/frameImages';
 import { useEditorView } from './editorViewState';
 import { recordPerf } from './perfProbe';
 import { resolveInstances } from '../instances';
+import { frameLightFilter } from '../canvas/frameLight';
 
 export interface CanvasHandle {
   fit(): void;
@@ -76,6 +77,7 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
     const applyView = () => {
       const v = useEditorView.getState();
       view.setOptions({ opacity: v.opacity, style: v.style, masksVisible: v.masksVisible, onion: v.onion, colours: v.colours });
+      view.setImageFilter(frameLightFilter(v.brightness, v.contrast));
     };
     applyView();
     const offView = useEditorView.subscribe((next, prev) => {

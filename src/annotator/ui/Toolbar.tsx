@@ -2,6 +2,7 @@
 import { ACTIONS, findAction, runAction, type ActionContext } from '../actions';
 import { formatShortcut } from '../shortcuts';
 import { useEditorView } from './editorViewState';
+import { FrameLightControls } from './FrameLightControls';
 
 const btn = 'rounded px-2 py-1 text-sm hover:bg-zinc-800 disabled:opacity-40';
 const on = 'bg-zinc-700 text-white';
@@ -101,6 +102,7 @@ export function Toolbar({ ctx, children }: { ctx: ActionContext; children?: Reac
           onChange={(e) => view.set({ opacity: Number(e.target.value) })}
         />
       </label>
+      <FrameLightControls />
       <StateColourPicker state={1} label="Actionable colour" />
       <StateColourPicker state={2} label="Transformed colour" />
       <ActionButton id="view.outline" ctx={ctx} active={view.style === 'outline'}>

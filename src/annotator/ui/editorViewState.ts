@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import type { MaskStyle } from '../canvas/maskPixels';
 import { DEFAULT_STATE_COLOURS, validColour, type StateColours } from '../canvas/stateColours';
+import { validLight } from '../canvas/frameLight';
 
 export interface EditorViewState {
   opacity: number;
@@ -13,6 +14,9 @@ export interface EditorViewState {
   colours: StateColours;
   /** The last brush diameter chosen, restored when a clip opens (the session starts at 16). */
   brushSize: number | null;
+  /** Frame picture brightness and contrast (1 = as decoded), for dark frames; the masks are not changed (frameLight.ts). */
+  brightness: number;
+  contrast: number;
   set: (patch: Partial<Omit<EditorViewState, 'set'>>) => void;
 }
 
@@ -25,11 +29,13 @@ export const useEditorView = create<EditorViewState>()(
       onion: false,
       colours: DEFAULT_STATE_COLOURS,
       brushSize: null,
+      brightness: 1,
+      contrast: 1,
       set: (patch) => set(patch),
     }),
     {
       name: 'spoc-editor-view',
-      partialize: ({ opacity, style, onion, colours, brushSize }) => ({ opacity, style, onion, colours, brushSize }),
+      partialize: ({ opacity, style, onion, colours, brushSize, brightness, contrast }) => ({ opacity, style, onion, colours, brushSize, brightness, contrast }),
       // A hand-edited or older entry must not break the canvas: keep only values that make sense.
       merge: (stored, current) => {
         const s = (stored ?? {}) as Partial<EditorViewState>;
@@ -41,6 +47,8 @@ export const useEditorView = create<EditorViewState>()(
           ...(typeof s.onion === 'boolean' ? { onion: s.onion } : {}),
           colours: { 1: validColour(c[1]) ?? DEFAULT_STATE_COLOURS[1], 2: validColour(c[2]) ?? DEFAULT_STATE_COLOURS[2] },
           brushSize: typeof s.brushSize === 'number' && Number.isFinite(s.brushSize) && s.brushSize >= 1 ? Math.round(s.brushSize) : null,
+          brightness: validLight(s.brightness),
+          contrast: validLight(s.contrast),
         };
       },
     },

@@ -8,6 +8,7 @@ import type { SpocDb } from '../../store/db';
 import { updateClip, type ClipPatch } from '../../store/clips';
 import { clipIdsOfProjects, listTrashedClips, listTrashedProjects, purgeClips, purgeProjects, restoreClip, trashClip, trashProject } from '../../store/trash';
 import type { Clip, Project } from '../../store/types';
+import { openVideoFiles, removeUnreferencedVideos, removeVideosIfUnused } from '../../store/videoFiles';
 import { storedClipRef, withClipWriteLock, type ClipRef } from '../../workspace/clipWriteLock';
 
 async function refs(db: SpocDb, clipIds: readonly string[]): Promise<ClipRef[]> {
@@ -29,7 +30,25 @@ export async function restoreClipFromTrash(db: SpocDb, clipId: string): Promise<
 
 /** Deletes trashed clips for good (one, or the whole trash of a project); all or nothing. */
 export async function deleteClipsForGood(db: SpocDb, clipIds: readonly string[]): Promise<number> {
-  return withClipWriteLock(await refs(db, clipIds), 'Cannot delete it for good', () => purgeClips(db, clipIds));
+  const videos = await videoHashesOf(db, clipIds);
+  const n = await withClipWriteLock(await refs(db, clipIds), 'Cannot delete it for good', () => purgeClips(db, clipIds));
+  await forgetVideos(db, videos);
+  return n;
+}
+
+/** The source videos (store/videoFiles.ts) the clips reference: deleting them for good may free the files. */
+async function videoHashesOf(db: SpocDb, clipIds: readonly string[]): Promise<string[]> {
+  return (await db.clips.bulkGet([...clipIds])).flatMap((c) => (c?.source.video ? [c.source.video.sha256] : []));
+}
+
+/**
+ * Removes the videos no clip references any more, and leftovers of failed or crashed imports; a
+ * failure leaves a file the next delete removes, never breaks the delete.
+ */
+async function forgetVideos(db: SpocDb, hashes: readonly string[]): Promise<void> {
+  const files = await openVideoFiles();
+  await removeVideosIfUnused(db, files, hashes).catch(() => undefined);
+  await removeUnreferencedVideos(db, files).catch(() => undefined);
 }
 
 export async function emptyClipTrash(db: SpocDb, projectId: string): Promise<number> {
@@ -44,8 +63,11 @@ export async function moveProjectToTrash(db: SpocDb, projectId: string): Promise
 
 /** Deletes trashed projects for good, with every clip under them; all or nothing. */
 export async function deleteProjectsForGood(db: SpocDb, projectIds: readonly string[]): Promise<number> {
-  const clips = await refs(db, await clipIdsOfProjects(db, projectIds));
-  return withClipWriteLock(clips, 'Cannot delete the project for good', () => purgeProjects(db, projectIds));
+  const ids = await clipIdsOfProjects(db, projectIds);
+  const videos = await videoHashesOf(db, ids);
+  const n = await withClipWriteLock(await refs(db, ids), 'Cannot delete the project for good', () => purgeProjects(db, projectIds));
+  await forgetVideos(db, videos);
+  return n;
 }
 
 export async function emptyProjectTrash(db: SpocDb): Promise<number> {

@@ -19,6 +19,7 @@ import { Proposals } from '../../inference/ui/proposals/Proposals';
 import { PropagatePanel } from '../../inference/ui/propagate/PropagatePanel';
 import { SuggestStatesFallback } from '../../inference/ui/fallback/SuggestStates';
 import { ReviewerOverlay, ReviewerToggle } from '../../review/ui/ReviewerMode';
+import { WatchPanel } from './WatchPanel';
 
 function HeaderSlot({ db, clip, session, images, canvas }: EditorSlotContext) {
   return (
@@ -40,9 +41,10 @@ function ToolsSlot({ db, clip, session, images, canvas, frameIndex, goToFrame }:
   );
 }
 
-function CanvasOverlaySlot({ db, clip, session, frameIndex, canvas, zoom, images, goToFrame }: EditorSlotContext) {
+function CanvasOverlaySlot({ db, clip, session, frameIndex, canvas, zoom, images, goToFrame, frames }: EditorSlotContext) {
   return (
     <>
+      <WatchPanel db={db} clip={clip} frames={frames} goToFrame={goToFrame} />
       <ReviewCanvasLayer db={db} clip={clip} frameIndex={frameIndex} canvas={canvas} zoom={zoom} />
       <ReviewerOverlay db={db} clip={clip} frameIndex={frameIndex} canvas={canvas} goToFrame={goToFrame} />
       <SideBySideView db={db} clip={clip} frameIndex={frameIndex} images={images} />

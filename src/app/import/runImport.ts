@@ -11,7 +11,9 @@
 import type { SpocDb } from '../../store/db';
 import { commitClipImports, draftBytes, type ClipImportDraft } from '../../store/importCommit';
 import { importRoomProblem, readQuota } from '../../store/quota';
-import type { Clip } from '../../store/types';
+import type { Clip, SourceVideoRef } from '../../store/types';
+import { openVideoFiles, removeVideosIfUnused } from '../../store/videoFiles';
+import { hashFile, sourceVideoRef } from '../../io/video/keptVideo';
 import { fromFileList, type VirtualFile } from '../../io/files/virtualFile';
 import { readZip } from '../../io/files/zipArchive';
 import { buildImageSequence, isImagePath } from '../../io/images/imageSequence';
@@ -49,9 +51,14 @@ export interface ImportResult {
  */
 export async function importVideoFiles(db: SpocDb, files: readonly File[], o: ImportOptions): Promise<ImportResult> {
   if (files.length === 0) throw new ImportError('the selection', 'holds no video file');
-  refuseBadOsc(files.length === 1 ? files[0].name : `${files.length} videos`, o.osc);
+  const what = files.length === 1 ? files[0].name : `${files.length} videos`;
+  refuseBadOsc(what, o.osc);
+  // The source videos are kept (store/videoFiles.ts): their bytes count before anything is decoded.
+  const videos = await openVideoFiles();
+  if (videos) await refuseIfNoRoom(what, files.reduce((n, f) => n + f.size, 0));
   const drafts: ClipImportDraft[] = [];
   const rateRemarks: string[] = [];
+  const toKeep = new Map<string, File>();
   for (const [k, file] of files.entries()) {
     const of = files.length > 1 ? ` (${k + 1} of ${files.length})` : '';
     const video = await sampleVideo(file, {
@@ -59,12 +66,32 @@ export async function importVideoFiles(db: SpocDb, files: readonly File[], o: Im
       signal: o.signal,
       onProgress: (done, total) => o.onProgress?.({ stage: `Decoding ${file.name}${of}`, done, total }),
     });
+    let kept: SourceVideoRef | undefined;
+    if (videos) {
+      o.onProgress?.({ stage: `Fingerprinting ${file.name}${of}`, done: 0, total: 1 });
+      kept = sourceVideoRef(file, await hashFile(file), video.meta);
+      if (!(await videos.get(kept.sha256))) toKeep.set(kept.sha256, file);
+    }
     // The clip records the rate actually sampled (the video's own when the one asked for was higher).
-    drafts.push(videoDraft(o.ctx, o.osc, file, video, video.fps));
+    drafts.push(videoDraft(o.ctx, o.osc, file, video, video.fps, kept));
     if (video.remark) rateRemarks.push(video.remark);
   }
-  const result = await commitDrafts(db, drafts, o);
-  return { ...result, remarks: [...rateRemarks, ...result.remarks] };
+  const keptBytes = [...toKeep.values()].reduce((n, f) => n + f.size, 0);
+  const result = await commitDrafts(db, drafts, o, keptBytes, async () => {
+    // Written before the clip rows: a clip never references a video that was not kept whole.
+    for (const [sha, file] of toKeep) {
+      o.onProgress?.({ stage: `Keeping ${file.name}`, done: 0, total: 1 });
+      await videos!.keep(sha, file).catch((err: unknown) => {
+        throw new ImportError(file.name, `could not be kept for playback (${err instanceof Error ? err.message : String(err)})`);
+      });
+    }
+  }).catch(async (err: unknown) => {
+    // Nothing was saved: the videos kept for it go too (unless an earlier clip uses the same one).
+    await removeVideosIfUnused(db, videos, toKeep.keys()).catch(() => undefined);
+    throw err;
+  });
+  const notKept = videos ? [] : ['The source video was not kept: this browser offers no Origin Private File System here (an insecure http address?). Watch mode will ask for the file.'];
+  return { ...result, remarks: [...rateRemarks, ...notKept, ...result.remarks] };
 }
 
 /** Refuses, before anything is read, a verb or object from the form that could not name a folder. */
@@ -116,6 +143,10 @@ export async function commitDrafts(
   db: SpocDb,
   drafts: ClipImportDraft[],
   o: Pick<ImportOptions, 'signal' | 'onProgress'>,
+  /** Bytes stored beside the rows (source videos kept in OPFS), for the room check. */
+  extraBytes = 0,
+  /** Runs after the last room check, before the rows are written (keeps the source videos). */
+  beforeWrite?: () => Promise<void>,
 ): Promise<ImportResult> {
   const remarks = drafts.length > 0 ? nameDraftsApart(drafts, await takenClipNames(db, drafts[0].projectId)) : [];
   for (const d of drafts) {
@@ -125,7 +156,9 @@ export async function commitDrafts(
   throwIfAborted(o.signal);
   const name = drafts.length === 1 ? drafts[0].clip.name : `${drafts.length} clips`;
   // A video's stored size is known only once it is decoded; check again before the first write.
-  await refuseIfNoRoom(name, drafts.reduce((n, d) => n + draftBytes(d), 0));
+  await refuseIfNoRoom(name, drafts.reduce((n, d) => n + draftBytes(d), extraBytes));
+  throwIfAborted(o.signal);
+  await beforeWrite?.();
   throwIfAborted(o.signal);
   o.onProgress?.({ stage: 'Saving', done: 0, total: drafts.reduce((n, d) => n + d.frames.length, 0) });
   const clips = await commitClipImports(db, drafts, {

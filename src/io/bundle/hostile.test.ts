@@ -211,6 +211,18 @@ describe('hostile bundles are refused, naming the bundle and the problem, and wr
     );
   });
 
+  it('a clip with a sound source video reference is imported with it (the video itself stays behind)', async () => {
+    const video = { sha256: 'c'.repeat(64), size: 10, type: 'video/mp4', fileName: 'v.mp4', nativeFps: 10, durationSec: 3, startSec: 0 };
+    const bundle = await rebuild(good, (e) => editJson(e, `clips/${clipA()}/clip.json`, (d) => (((d.clip as Record<string, unknown>).source as Record<string, unknown>).video = video)));
+    const fresh = await freshDb();
+    try {
+      await importBundle(fresh, new File([bundle as BlobPart], NAME), { onConflict: () => 'both' });
+      expect((await fresh.clips.get(clipA()))?.source.video).toEqual(video);
+    } finally {
+      fresh.close();
+    }
+  });
+
   it('rows referencing unknown clips or projects', async () => {
     const clipJson = `clips/${clipA()}/clip.json`;
     const other = seeded.clips[1].id;
@@ -239,6 +251,9 @@ describe('hostile bundles are refused, naming the bundle and the problem, and wr
     await expectRefused(await edit((d) => ((d as Doc).clip.owner = 'me')), `${clipJson}: clip has unknown field "owner"`);
     await expectRefused(await edit((d) => delete (d as Doc).clip.width), 'clip.width is missing');
     await expectRefused(await edit((d) => ((d as Doc).clip.status = 'done')), 'clip.status must be one of');
+    const video = { sha256: 'c'.repeat(64), size: 10, type: 'video/mp4', fileName: 'v.mp4', nativeFps: 10, durationSec: 3, startSec: 0 };
+    await expectRefused(await edit((d) => (((d as Doc).clip.source as Record<string, unknown>).video = { ...video, sha256: 'C0FFEE' })), 'clip.source.video sha256 must be 64 lower-case hex digits');
+    await expectRefused(await edit((d) => (((d as Doc).clip.source as Record<string, unknown>).video = { ...video, size: 0 })), 'clip.source.video size must be a positive');
     await expectRefused(await edit((d) => ((d as Doc).frames[1].phase = 'middle')), 'frames[1].phase must be one of');
     await expectRefused(await edit((d) => ((d as Doc).frames[1].name = (d as Doc).frames[0].name)), /frames\[1\]\.name "img_0_0" is also the name of frame 0/);
     await expectRefused(await edit((d) => ((d as Doc).layers[0].act = { size: [6, 8], counts: '01' })), /layers\[0\]\.act .*RLE runs cover 1 pixels but size \[6, 8\] has 48/);

@@ -78,7 +78,9 @@ export function canonical(value: unknown): string {
 const CLIP_WORK_FIELDS = ['name', 'width', 'height', 'frameCount', 'sampleFps', 'source', 'osc', 'subset', 'status', 'assignee'] as const;
 
 function clipWork(c: Clip): string {
-  return canonical(Object.fromEntries(CLIP_WORK_FIELDS.map((k) => [k, c[k]])));
+  // A kept source video is not work: linking it (store/videoFiles.ts) must not make a clip differ.
+  const { video: _video, ...source } = c.source;
+  return canonical(Object.fromEntries(CLIP_WORK_FIELDS.map((k) => [k, k === 'source' ? source : c[k]])));
 }
 
 function layerWork(l: Layer): string {

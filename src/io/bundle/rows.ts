@@ -28,9 +28,10 @@ import {
   type ProvenanceKind,
   type Revision,
   type Rle,
+  type SourceVideoRef,
 } from '../../store/types';
 import { MAX_VERDICT_NOTE } from '../../store/frameVerdicts';
-import { checkRevision, isLayerSource, maskArea } from '../../store/validate';
+import { checkRevision, isLayerSource, maskArea, sourceVideoProblem } from '../../store/validate';
 import { JsonReader, hasOwn, parseJsonText, type JsonObject } from '../formats/json';
 import { MAX_JSON_ENTRY_BYTES, ID_PATTERN, framePath, projectMetaPrefix, strictFields, thumbnailPath } from './format';
 
@@ -439,7 +440,7 @@ function parseClip(r: JsonReader, v: unknown, clipId: string, projectId: string)
   const sampleFps = r.number(r.required(o, 'sampleFps', p), `${p}.sampleFps`, 0, 1000);
   if (!(sampleFps > 0)) r.fail(`${p}.sampleFps`, 'must be positive');
   const src = r.object(r.required(o, 'source', p), `${p}.source`);
-  strictFields(r, src, new Set(['kind', 'fileName', 'durationSec', 'videoCodec']), `${p}.source`);
+  strictFields(r, src, new Set(['kind', 'fileName', 'durationSec', 'videoCodec', 'video']), `${p}.source`);
   const source: Clip['source'] = {
     kind: r.oneOf(r.required(src, 'kind', `${p}.source`), `${p}.source.kind`, SOURCE_KINDS),
     fileName: r.string(r.required(src, 'fileName', `${p}.source`), `${p}.source.fileName`, 4096),
@@ -448,6 +449,13 @@ function parseClip(r: JsonReader, v: unknown, clipId: string, projectId: string)
   if (duration !== undefined) source.durationSec = r.number(duration, `${p}.source.durationSec`, 0);
   const codec = optionalString(r, src, 'videoCodec', `${p}.source`, 200);
   if (codec !== undefined) source.videoCodec = codec;
+  // The reference travels with the clip; the video itself does not (the editor offers to link it).
+  const video = r.optional(src, 'video');
+  if (video !== undefined) {
+    const problem = sourceVideoProblem(video);
+    if (problem) r.fail(`${p}.source.video`, problem);
+    source.video = { ...(video as SourceVideoRef) };
+  }
   const oscO = r.object(r.required(o, 'osc', p), `${p}.osc`);
   strictFields(r, oscO, new Set(['verb', 'noun', 'actionable', 'transformed']), `${p}.osc`);
   const osc: Clip['osc'] = {

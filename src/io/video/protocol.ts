@@ -28,3 +28,25 @@ export type DecodeEvent =
   | { type: 'frame'; index: number; timestampSec: number; sourceTimestampSec: number; image: Blob }
   | { type: 'done'; frameCount: number }
   | { type: 'error'; problem: string };
+
+/**
+ * Reading a kept source video (sourceFrames.ts): one long-lived worker per open video, requests
+ * carry ids. `between` decodes the native frames strictly between two sampled frames; the worker
+ * sends at most `FRAME_CREDITS` frames ahead of the page's `more` acknowledgements, so a slow reader
+ * never has a clip's worth of raw frames queued in memory.
+ */
+export type SourceRequest =
+  | { type: 'source-open'; id: number; file: Blob }
+  | { type: 'source-between'; id: number; fromSec: number; toSec: number; max: number | null; width: number; height: number }
+  | { type: 'source-more'; id: number }
+  | { type: 'source-cancel'; id: number };
+
+export type SourceEvent =
+  | { type: 'source-opened'; id: number; startSec: number; durationSec: number; nativeFps: number | null; width: number; height: number }
+  /** The clip times of the frames that will follow, in order (after thinning). */
+  | { type: 'source-times'; id: number; times: number[] }
+  | { type: 'source-frame'; id: number; timeSec: number; width: number; height: number; data: ArrayBuffer }
+  | { type: 'source-done'; id: number }
+  | { type: 'source-error'; id: number; problem: string };
+
+export const FRAME_CREDITS = 2;

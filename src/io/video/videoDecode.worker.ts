@@ -3,10 +3,11 @@
  * Decodes one video file in a worker and posts the sampled frames as JPEG blobs, so a long import
  * never blocks painting or the UI. Cancel by terminating the worker.
  */
-import { ALL_FORMATS, BlobSource, CanvasSink, Input } from 'mediabunny';
+import { ALL_FORMATS, BlobSource, CanvasSink, EncodedPacketSink, Input, type InputVideoTrack } from 'mediabunny';
 import { MAX_SIDE } from '../../masks/labelMap';
 import { MAX_SAMPLED_FRAMES, isRepeatedFrame, nativeFrameRate, nominalTimestamp, ownTimestamp, planSampling, sampledFrameCount, samplingTimestamps } from './sampling';
-import type { DecodeEvent, DecodeRequest } from './protocol';
+import { FRAME_CREDITS, type DecodeEvent, type DecodeRequest, type SourceEvent, type SourceRequest } from './protocol';
+import { clipTime, nativeTimesBetween, thinEvenly } from './betweenFrames';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -89,12 +90,119 @@ async function decode({ file, fps, quality }: DecodeRequest): Promise<void> {
   }
 }
 
-self.onmessage = (e: MessageEvent<DecodeRequest>) => {
-  decode(e.data).catch((err: unknown) => {
-    const problem =
-      err instanceof Problem
-        ? err.message
-        : `could not be decoded (${err instanceof Error ? err.message : String(err)}); the file may be corrupt or truncated`;
-    post({ type: 'error', problem });
-  });
+// ---- a kept source video, read on demand (sourceFrames.ts) -----------------------------------
+
+interface OpenSource {
+  input: Input;
+  track: InputVideoTrack;
+  packets: EncodedPacketSink;
+  startSec: number;
+}
+
+let source: OpenSource | null = null;
+/** Frames each running `between` request may still send before the page asks for more. */
+const credits = new Map<number, { left: number; wake: (() => void) | null }>();
+
+function postSource(event: SourceEvent, transfer: Transferable[] = []): void {
+  self.postMessage(event, transfer);
+}
+
+async function openSource(id: number, file: Blob): Promise<void> {
+  source?.input.dispose();
+  source = null;
+  const input = new Input({ formats: ALL_FORMATS, source: new BlobSource(file) });
+  const track = await input.getPrimaryVideoTrack();
+  if (!track) throw new Problem('contains no video track');
+  if (!(await track.canDecode())) throw new Problem(`its ${track.codec ?? 'unknown'} video cannot be decoded by this browser`);
+  const startSec = await track.getFirstTimestamp();
+  const durationSec = (await track.computeDuration()) - startSec;
+  const nativeFps = nativeFrameRate((await track.computePacketStats(RATE_PROBE_PACKETS)).averagePacketRate);
+  source = { input, track, packets: new EncodedPacketSink(track), startSec };
+  postSource({ type: 'source-opened', id, startSec, durationSec, nativeFps, width: track.displayWidth, height: track.displayHeight });
+}
+
+/**
+ * Presentation times of the packets around [lo, hi] (video time): from the key packet at or before
+ * lo to the key packet after the one at or before hi, which covers every frame shown in the span
+ * of a closed-GOP stream, B-frames included.
+ */
+async function packetTimesAround(s: OpenSource, lo: number, hi: number): Promise<number[]> {
+  const first = (await s.packets.getKeyPacket(lo, { metadataOnly: true })) ?? (await s.packets.getFirstPacket({ metadataOnly: true }));
+  if (!first) return [];
+  const lastKey = await s.packets.getKeyPacket(hi, { metadataOnly: true });
+  const end = lastKey ? await s.packets.getNextKeyPacket(lastKey, { metadataOnly: true }) : null;
+  const times: number[] = [];
+  for await (const p of s.packets.packets(first, end ?? undefined, { metadataOnly: true })) times.push(p.timestamp);
+  return times;
+}
+
+async function between(req: Extract<SourceRequest, { type: 'source-between' }>): Promise<void> {
+  const s = source;
+  if (!s) throw new Problem('no video is open');
+  const credit = { left: FRAME_CREDITS, wake: null as (() => void) | null };
+  credits.set(req.id, credit);
+  try {
+    const lo = s.startSec + req.fromSec;
+    const hi = s.startSec + req.toSec;
+    const times = thinEvenly(nativeTimesBetween(await packetTimesAround(s, lo, hi), s.startSec, req.fromSec, req.toSec), req.max ?? undefined);
+    postSource({ type: 'source-times', id: req.id, times: times.map((t) => clipTime(t, s.startSec)) });
+    if (times.length > 0) {
+      // Scaled to the clip's size: the frames line up pixel for pixel with the sampled ones.
+      const sink = new CanvasSink(s.track, { width: req.width, height: req.height, fit: 'fill', poolSize: FRAME_CREDITS + 1 });
+      let k = 0;
+      for await (const wrapped of sink.canvasesAtTimestamps(times)) {
+        if (!credits.has(req.id)) return; // cancelled
+        if (!wrapped) throw new Problem(`the frame at ${times[k].toFixed(3)} s could not be decoded`);
+        const canvas = wrapped.canvas as OffscreenCanvas;
+        const ctx = canvas.getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D;
+        const { data } = ctx.getImageData(0, 0, req.width, req.height);
+        while (credit.left <= 0) {
+          await new Promise<void>((wake) => (credit.wake = wake));
+          if (!credits.has(req.id)) return;
+        }
+        credit.left--;
+        postSource({ type: 'source-frame', id: req.id, timeSec: clipTime(wrapped.timestamp, s.startSec), width: req.width, height: req.height, data: data.buffer }, [data.buffer]);
+        k++;
+      }
+    }
+    postSource({ type: 'source-done', id: req.id });
+  } finally {
+    credits.delete(req.id);
+  }
+}
+
+function problemOf(err: unknown): string {
+  return err instanceof Problem
+    ? err.message
+    : `could not be decoded (${err instanceof Error ? err.message : String(err)}); the file may be corrupt or truncated`;
+}
+
+self.onmessage = (e: MessageEvent<DecodeRequest | SourceRequest>) => {
+  const msg = e.data;
+  switch (msg.type) {
+    case 'decode':
+      decode(msg).catch((err: unknown) => post({ type: 'error', problem: problemOf(err) }));
+      break;
+    case 'source-open':
+      openSource(msg.id, msg.file).catch((err: unknown) => postSource({ type: 'source-error', id: msg.id, problem: problemOf(err) }));
+      break;
+    case 'source-between':
+      between(msg).catch((err: unknown) => postSource({ type: 'source-error', id: msg.id, problem: problemOf(err) }));
+      break;
+    case 'source-more': {
+      const c = credits.get(msg.id);
+      if (c) {
+        c.left++;
+        c.wake?.();
+        c.wake = null;
+      }
+      break;
+    }
+    case 'source-cancel': {
+      const c = credits.get(msg.id);
+      credits.delete(msg.id);
+      c?.wake?.();
+      break;
+    }
+  }
 };
