@@ -13,6 +13,8 @@ export interface EditorViewState {
   colours: StateColours;
   /** The last brush diameter chosen, restored when a clip opens (the session starts at 16). */
   brushSize: number | null;
+  /** The frame panel (phase, ignore, guidelines) beside the canvas is open; collapsed, the canvas takes its width. */
+  framePanel: boolean;
   set: (patch: Partial<Omit<EditorViewState, 'set'>>) => void;
 }
 
@@ -25,11 +27,12 @@ export const useEditorView = create<EditorViewState>()(
       onion: false,
       colours: DEFAULT_STATE_COLOURS,
       brushSize: null,
+      framePanel: true,
       set: (patch) => set(patch),
     }),
     {
       name: 'spoc-editor-view',
-      partialize: ({ opacity, style, onion, colours, brushSize }) => ({ opacity, style, onion, colours, brushSize }),
+      partialize: ({ opacity, style, onion, colours, brushSize, framePanel }) => ({ opacity, style, onion, colours, brushSize, framePanel }),
       // A hand-edited or older entry must not break the canvas: keep only values that make sense.
       merge: (stored, current) => {
         const s = (stored ?? {}) as Partial<EditorViewState>;
@@ -39,6 +42,7 @@ export const useEditorView = create<EditorViewState>()(
           ...(typeof s.opacity === 'number' && s.opacity >= 0 && s.opacity <= 1 ? { opacity: s.opacity } : {}),
           ...(s.style === 'fill' || s.style === 'outline' ? { style: s.style } : {}),
           ...(typeof s.onion === 'boolean' ? { onion: s.onion } : {}),
+          ...(typeof s.framePanel === 'boolean' ? { framePanel: s.framePanel } : {}),
           colours: { 1: validColour(c[1]) ?? DEFAULT_STATE_COLOURS[1], 2: validColour(c[2]) ?? DEFAULT_STATE_COLOURS[2] },
           brushSize: typeof s.brushSize === 'number' && Number.isFinite(s.brushSize) && s.brushSize >= 1 ? Math.round(s.brushSize) : null,
         };
