@@ -23,6 +23,7 @@ function context(state: Partial<EditorState> = {}): ActionContext & { commands: 
     actualSize: vi.fn(),
     openPalette: vi.fn(),
     setInstanceId: vi.fn(),
+    setPhase: vi.fn(),
   };
   return {
     commands,
