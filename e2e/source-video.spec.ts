@@ -104,7 +104,7 @@ test('a video import keeps its H.264 source: watch it at 10 fps, decode the fram
   await page.reload();
   await page.getByTestId('clip-card').filter({ hasText: 'kitchen' }).click();
   await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-frame', '0');
-  await page.keyboard.press('w');
+  await page.keyboard.press('Shift+K');
   await expect(page.getByTestId('watch-video')).toBeVisible();
   await expect(page.getByTestId('watch-nearest')).toHaveAttribute('data-frame', '0');
   await page.keyboard.press('k'); // play
@@ -139,7 +139,7 @@ test('a video import keeps its H.264 source: watch it at 10 fps, decode the fram
 
   // OPFS cleared: the editor offers to link the file, and refuses any other.
   await page.evaluate(async (sha) => (await (await navigator.storage.getDirectory()).getDirectoryHandle('videos')).removeEntry(sha), sha);
-  await page.keyboard.press('w');
+  await page.keyboard.press('Shift+K');
   await expect(page.getByTestId('watch-missing')).toContainText('"kitchen.mp4" is not in this browser');
   await page.getByTestId('watch-link').setInputFiles(webm);
   await expect(page.getByTestId('watch-link-problem')).toContainText("demo-10fps.webm is not this clip's video: it has");
@@ -217,7 +217,7 @@ test('a clip imported before videos were kept is linked by duration: a video of 
   await page.reload();
   await page.getByTestId('clip-card').filter({ hasText: 'old-clip' }).click();
   await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-frame', '0');
-  await page.keyboard.press('w');
+  await page.keyboard.press('Shift+K');
   await expect(page.getByTestId('watch-missing')).toContainText('has no kept source video');
   await page.getByTestId('watch-link').setInputFiles(longer);
   await expect(page.getByTestId('watch-link-problem')).toContainText("longer.mp4 is not this clip's video: it lasts 8.00 s, the clip 6.00 s");

@@ -25,6 +25,7 @@ function context(state: Partial<EditorState> = {}): ActionContext & { commands: 
     toggleWatch: vi.fn(),
     playPauseWatch: vi.fn(),
     setInstanceId: vi.fn(),
+    setPhase: vi.fn(),
   };
   return {
     commands,

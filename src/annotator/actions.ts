@@ -5,10 +5,14 @@
  * button does not, and a disabled button is a disabled key.
  *
  * Actions only call EditorCommands; the editor (React/canvas) implements them and owns the state.
+ * Other rooms (review, AI assist) contribute their own actions to the same table through the
+ * editor's `useActions` slot (ui/editorSlots.ts); theirs reach their room's state themselves.
+ * A disabled action says why (`reason`), so the palette can list it greyed with the reason.
  */
 import type { PaintClass } from './paint/paintRule';
 import { matchShortcut, type KeyInput, type ShortcutOptions } from './shortcuts';
 import type { ToolId } from './tools/types';
+import type { FramePhase } from '../store/types';
 
 /**
  * Painting tools, plus the instance tag tool (which labels regions, not pixels) and the SAM click
@@ -28,6 +32,8 @@ export interface EditorCommands {
   undo(): void;
   redo(): void;
   goToFrame(index: number): void;
+  /** Sets (or, when it already is, clears) the phase of the shown frame or of the frames selected on the timeline. */
+  setPhase(phase: FramePhase): void;
   /** Next frame (after the current one, wrapping) that is neither annotated nor ignored. */
   nextUnannotated(): void;
   /** Replaces this frame's masks with the previous frame's (one undoable step). */
@@ -65,6 +71,8 @@ export interface EditorState {
   busy: boolean;
   /** Viewing only (approved clip, reviewer without edit rights): nothing may change the masks. */
   readOnly: boolean;
+  /** Why it is read-only, as the palette says it ("read-only: approved clip"); null when editable. */
+  readOnlyReason?: string | null;
 }
 
 export interface ActionContext {
@@ -72,7 +80,7 @@ export interface ActionContext {
   commands: EditorCommands;
 }
 
-export type ActionGroup = 'class' | 'tool' | 'brush' | 'edit' | 'frame' | 'view';
+export type ActionGroup = 'class' | 'tool' | 'brush' | 'edit' | 'frame' | 'view' | 'review' | 'assist';
 
 export interface Action {
   readonly id: string;
@@ -81,7 +89,15 @@ export interface Action {
   /** Shortcut strings (see shortcuts.ts); the first is the one shown. */
   readonly shortcuts: readonly string[];
   enabled(ctx: ActionContext): boolean;
+  /** Why it is disabled now (shown in the palette); asked only when `enabled` is false. */
+  reason?(ctx: ActionContext): string | null;
   run(ctx: ActionContext): void;
+}
+
+/** Null when the action can run, else why not ("nothing to undo", "read-only: approved clip"). */
+export function whyDisabled(action: Action, ctx: ActionContext): string | null {
+  if (action.enabled(ctx)) return null;
+  return action.reason?.(ctx) ?? 'not available now';
 }
 
 /** Brush diameters offered by [ and ]: fine steps when small, coarser when large. */
@@ -97,6 +113,12 @@ export function nextBrushSize(size: number, dir: 1 | -1): number {
 const always = () => true;
 const canEdit = ({ state }: ActionContext) => !state.readOnly;
 const idleEdit = ({ state }: ActionContext) => !state.readOnly && !state.busy;
+const readOnlyReason = ({ state }: ActionContext) => (state.readOnly ? (state.readOnlyReason ?? 'read-only') : null);
+/** Why an editing action cannot run: read-only, or a gesture under way; then `otherwise`. */
+const editReason =
+  (otherwise: string | null = null) =>
+  (ctx: ActionContext) =>
+    readOnlyReason(ctx) ?? (ctx.state.busy ? 'finish the gesture under way first' : otherwise);
 
 function classAction(value: PaintClass, label: string): Action {
   return {
@@ -105,6 +127,7 @@ function classAction(value: PaintClass, label: string): Action {
     group: 'class',
     shortcuts: [String(value)],
     enabled: canEdit,
+    reason: readOnlyReason,
     run: ({ commands }) => commands.setClass(value),
   };
 }
@@ -116,7 +139,21 @@ function toolAction(tool: EditorToolId, label: string, key: string): Action {
     group: 'tool',
     shortcuts: [key],
     enabled: canEdit,
+    reason: readOnlyReason,
     run: ({ commands }) => commands.setTool(tool),
+  };
+}
+
+/** The phase buttons of the frame panel, as actions (no key: the palette and the buttons). */
+function phaseAction(phase: FramePhase, label: string): Action {
+  return {
+    id: `phase.${phase}`,
+    label,
+    group: 'frame',
+    shortcuts: [],
+    enabled: idleEdit,
+    reason: editReason(),
+    run: ({ commands }) => commands.setPhase(phase),
   };
 }
 
@@ -138,6 +175,7 @@ export const ACTIONS: readonly Action[] = [
     group: 'tool',
     shortcuts: [','],
     enabled: ({ state }) => state.instanceId > 1,
+    reason: () => 'already at instance #1',
     run: ({ state, commands }) => commands.setInstanceId(state.instanceId - 1),
   },
   {
@@ -154,6 +192,7 @@ export const ACTIONS: readonly Action[] = [
     group: 'brush',
     shortcuts: ['['],
     enabled: ({ state }) => state.brushSize > BRUSH_SIZES[0],
+    reason: () => 'already the smallest brush',
     run: ({ state, commands }) => commands.setBrushSize(nextBrushSize(state.brushSize, -1)),
   },
   {
@@ -162,6 +201,7 @@ export const ACTIONS: readonly Action[] = [
     group: 'brush',
     shortcuts: [']'],
     enabled: ({ state }) => state.brushSize < BRUSH_SIZES[BRUSH_SIZES.length - 1],
+    reason: () => 'already the largest brush',
     run: ({ state, commands }) => commands.setBrushSize(nextBrushSize(state.brushSize, 1)),
   },
   {
@@ -178,6 +218,7 @@ export const ACTIONS: readonly Action[] = [
     group: 'edit',
     shortcuts: ['ctrl+z'],
     enabled: (ctx) => idleEdit(ctx) && ctx.state.canUndo,
+    reason: editReason('nothing to undo'),
     run: ({ commands }) => commands.undo(),
   },
   {
@@ -186,6 +227,7 @@ export const ACTIONS: readonly Action[] = [
     group: 'edit',
     shortcuts: ['ctrl+shift+z', 'ctrl+y'],
     enabled: (ctx) => idleEdit(ctx) && ctx.state.canRedo,
+    reason: editReason('nothing to redo'),
     run: ({ commands }) => commands.redo(),
   },
   {
@@ -194,6 +236,7 @@ export const ACTIONS: readonly Action[] = [
     group: 'edit',
     shortcuts: ['c'],
     enabled: (ctx) => idleEdit(ctx) && ctx.state.frameIndex > 0,
+    reason: editReason('the first frame has no previous frame'),
     run: ({ commands }) => commands.copyPreviousFrame(),
   },
   {
@@ -202,6 +245,7 @@ export const ACTIONS: readonly Action[] = [
     group: 'edit',
     shortcuts: ['shift+Delete'],
     enabled: idleEdit,
+    reason: editReason(),
     run: ({ commands }) => commands.clearFrame(),
   },
   {
@@ -210,6 +254,7 @@ export const ACTIONS: readonly Action[] = [
     group: 'frame',
     shortcuts: ['i'],
     enabled: idleEdit,
+    reason: editReason(),
     run: ({ commands }) => commands.toggleIgnoreFrame(),
   },
   {
@@ -218,6 +263,7 @@ export const ACTIONS: readonly Action[] = [
     group: 'frame',
     shortcuts: ['ArrowLeft'],
     enabled: ({ state }) => state.frameIndex > 0,
+    reason: () => 'already at the first frame',
     run: ({ state, commands }) => commands.goToFrame(state.frameIndex - 1),
   },
   {
@@ -226,6 +272,7 @@ export const ACTIONS: readonly Action[] = [
     group: 'frame',
     shortcuts: ['ArrowRight'],
     enabled: ({ state }) => state.frameIndex < state.frameCount - 1,
+    reason: () => 'already at the last frame',
     run: ({ state, commands }) => commands.goToFrame(state.frameIndex + 1),
   },
   {
@@ -234,8 +281,12 @@ export const ACTIONS: readonly Action[] = [
     group: 'frame',
     shortcuts: ['n'],
     enabled: ({ state }) => state.frameCount > 1,
+    reason: () => 'the clip has one frame',
     run: ({ commands }) => commands.nextUnannotated(),
   },
+  phaseAction('initial', 'Set phase: initial'),
+  phaseAction('transitioning', 'Set phase: transitioning'),
+  phaseAction('end', 'Set phase: end'),
   {
     id: 'view.masks',
     label: 'Hide / show masks',
@@ -250,6 +301,7 @@ export const ACTIONS: readonly Action[] = [
     group: 'view',
     shortcuts: ['o'],
     enabled: ({ state }) => state.frameIndex > 0,
+    reason: () => 'the first frame has no previous frame',
     run: ({ commands }) => commands.toggleOnion(),
   },
   {
@@ -280,7 +332,8 @@ export const ACTIONS: readonly Action[] = [
     id: 'view.watch',
     label: 'Watch the source video',
     group: 'view',
-    shortcuts: ['w'],
+    // W and Shift+W step through the worst-IoU frames in review.
+    shortcuts: ['shift+k'],
     enabled: always,
     run: ({ commands }) => commands.toggleWatch(),
   },

@@ -53,6 +53,20 @@ export function rangePhaseTarget(phases: Phases, [lo, hi]: [number, number], pha
   return undefined;
 }
 
+/**
+ * What a phase button (or the palette's "Set phase") does: on the frames selected on the timeline
+ * when more than one is, else on frame k, where pressing the phase it already has clears it.
+ */
+export function phaseChangesFor(frames: readonly { phase?: FramePhase }[], k: number, selection: [number, number] | null, phase: FramePhase): PhaseChanges {
+  const phases = frames.map((f) => f.phase);
+  const range = selection && selection[1] > selection[0] ? selection : null;
+  if (!range) return new Map([[k, phases[k] === phase ? undefined : phase]]);
+  const target = rangePhaseTarget(phases, range, phase);
+  const changes: PhaseChanges = new Map();
+  for (let i = range[0]; i <= range[1]; i++) changes.set(i, target);
+  return changes;
+}
+
 function diff(phases: Phases, target: (i: number) => FramePhase | undefined): PhaseChanges {
   const out: PhaseChanges = new Map();
   for (let i = 0; i < phases.length; i++) {

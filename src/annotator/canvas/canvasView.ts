@@ -398,6 +398,7 @@ export class CanvasView {
     this.imageLayer.imageSmoothingEnabled(t.scale < 2);
     // Exposed for scripted input (tests, benchmarks) that must aim at image pixels.
     this.stage.container().dataset.view = `${t.scale} ${t.x} ${t.y}`;
+    this.stage.container().dataset.stage = `${this.stage.width()} ${this.stage.height()}`;
     this.stage.batchDraw();
   }
 

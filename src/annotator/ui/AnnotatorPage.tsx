@@ -13,13 +13,13 @@ import { navigate, parseRoute } from '../../workspace/router';
 import { notify, messageOf } from '../../workspace/notices';
 import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
 import { getClip } from '../../store/clips';
-import { listFrames, setFrameIgnored } from '../../store/frames';
+import { listFrames, setFrameIgnored, setFramePhases } from '../../store/frames';
 import { layerAreas } from '../../store/layers';
 import { listFrameVerdicts } from '../../store/frameVerdicts';
 import { authorNow, userNames } from '../../workspace/user';
 import { pendingEditsPort } from '../../workspace/journal';
 import type { Clip } from '../../store/types';
-import { handleShortcut, type ActionContext, type EditorCommands, type EditorState } from '../actions';
+import { ACTIONS, handleShortcut, type Action, type ActionContext, type EditorCommands, type EditorState } from '../actions';
 import { EditorSession, type SessionState } from '../session/editorSession';
 import { FrameImageCache } from '../session/frameImages';
 import { acquireClipLock } from '../session/clipLock';
@@ -35,7 +35,7 @@ import { useEditorView } from './editorViewState';
 import { useWatchMode } from './watchMode';
 import { FillConfirm } from './FillConfirm';
 import { usePersistedBrushSize } from './usePersistedBrushSize';
-import { rangeBounds, type FrameRange } from '../phases';
+import { phaseChangesFor, rangeBounds, type FrameRange } from '../phases';
 import type { EditorSlotContext, EditorSlots } from './editorSlots';
 
 export function AnnotatorPage({ clipId, frame, slots = {} }: { clipId: string; frame: number; slots?: EditorSlots }) {
@@ -187,6 +187,10 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
   const [ignoreOpen, setIgnoreOpen] = useState(false);
   const [zoom, setZoom] = useState(100);
   const spaceHeld = useRef(false);
+  const approvedNow = useRef(clip.status === 'approved');
+  useEffect(() => {
+    approvedNow.current = clip.status === 'approved';
+  });
   const canvas = useRef<CanvasHandle | null>(null);
 
   // Follow the URL when it changes from outside (links, back / forward). Frame commands tell the
@@ -227,9 +231,9 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
     }
   }, [persist.state, persist.error]);
 
-  const latest = useRef({ frames, areas, state });
+  const latest = useRef({ frames, areas, state, selection });
   useEffect(() => {
-    latest.current = { frames, areas, state };
+    latest.current = { frames, areas, state, selection };
   });
 
   const commands = useMemo<EditorCommands>(() => {
@@ -250,6 +254,13 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
       undo: () => session.undo(),
       redo: () => session.redo(),
       goToFrame: goTo,
+      // The frame panel's phase buttons do the same (phases.ts phaseChangesFor).
+      setPhase: (p) => {
+        const { frames: fs, state: st, selection: sel } = latest.current;
+        const range = sel ? rangeBounds(sel) : null;
+        const changes = phaseChangesFor(fs, st.frameIndex, range, p);
+        void setFramePhases(db, clip.id, changes).catch((err: unknown) => notify('error', `Could not set the phase: ${messageOf(err)}`));
+      },
       nextUnannotated: () => {
         const { frames: fs, areas: as, state: st } = latest.current;
         const byFrame = new Map(as.map((a) => [a.frameIndex, a]));
@@ -278,8 +289,13 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
     };
   }, [session, clip.id, clip.frameCount, db]);
 
-  const editorState = editorStateOf(state, clip.frameCount, view.masksVisible);
+  const editorState = editorStateOf(state, clip.frameCount, view.masksVisible, clip.status === 'approved');
   const ctx: ActionContext = { state: editorState, commands };
+  const k = state.frameIndex;
+  const slot: EditorSlotContext = { db, clip, session, images, canvas, frameIndex: k, frames, areas, zoom, goToFrame: commands.goToFrame };
+  // The one action table: the editor's own and those the rooms contribute (palette, sheet, keys).
+  const roomActions = useRoomActions(slots, slot);
+  const registry = useMemo<readonly Action[]>(() => [...ACTIONS, ...roomActions], [roomActions]);
 
   useEffect(() => {
     const mac = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -302,8 +318,8 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
         return;
       }
       // Judge the key against the session as it is now, not as React last rendered it.
-      const now = editorStateOf(session.snapshot, clip.frameCount, useEditorView.getState().masksVisible);
-      if (handleShortcut(e, { state: now, commands }, { mac })) e.preventDefault();
+      const now = editorStateOf(session.snapshot, clip.frameCount, useEditorView.getState().masksVisible, approvedNow.current);
+      if (handleShortcut(e, { state: now, commands }, { mac }, registry)) e.preventDefault();
     };
     const onKeyUp = (e: KeyboardEvent) => {
       if (e.key === ' ') spaceHeld.current = false;
@@ -314,13 +330,11 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
       window.removeEventListener('keydown', onKey);
       window.removeEventListener('keyup', onKeyUp);
     };
-  }, [session, commands, clip.frameCount]);
+  }, [session, commands, clip.frameCount, registry]);
 
-  const k = state.frameIndex;
   const current = frames[k];
   const area = areas.find((a) => a.frameIndex === k);
   const { header: Header, tools: Tools, canvasOverlay: CanvasOverlay, beforeSidePanel: BeforeSidePanel, afterSidePanel: AfterSidePanel } = slots;
-  const slot: EditorSlotContext = { db, clip, session, images, canvas, frameIndex: k, frames, areas, zoom, goToFrame: commands.goToFrame };
   return (
     <div className="flex h-[calc(100vh-45px)] flex-col">
       <div className="flex items-center gap-3 whitespace-nowrap border-b border-zinc-800 px-4 py-1.5 text-sm">
@@ -372,13 +386,19 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
         {AfterSidePanel && <AfterSidePanel {...slot} />}
       </div>
       <Timeline frames={frames} areas={areas} current={k} onPick={(i) => commands.goToFrame(i)} rejected={rejected} selection={selection} onSelect={setSelection} />
-      {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}
-      {palette && <CommandPalette ctx={ctx} onClose={() => setPalette(false)} />}
+      {sheet && <ShortcutSheet registry={registry} onClose={() => setSheet(false)} />}
+      {palette && <CommandPalette ctx={ctx} registry={registry} onClose={() => setPalette(false)} />}
     </div>
   );
 }
 
-function editorStateOf(s: SessionState, frameCount: number, masksVisible: boolean): EditorState {
+/** The rooms' actions (the `useActions` slot); the slots object never changes, so the hook order holds. */
+function useRoomActions(slots: EditorSlots, slot: EditorSlotContext): readonly Action[] {
+  const none = useMemo<readonly Action[]>(() => [], []);
+  return slots.useActions?.(slot) ?? none;
+}
+
+function editorStateOf(s: SessionState, frameCount: number, masksVisible: boolean, approved: boolean): EditorState {
   return {
     tool: s.tool,
     instanceId: s.instanceId,
@@ -392,6 +412,7 @@ function editorStateOf(s: SessionState, frameCount: number, masksVisible: boolea
     canRedo: s.canRedo,
     busy: s.busy,
     readOnly: s.readOnly,
+    readOnlyReason: s.readOnly ? (approved ? 'read-only: approved clip' : 'read-only: open in another tab') : null,
   };
 }
 

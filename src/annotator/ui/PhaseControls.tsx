@@ -7,7 +7,7 @@ import type { SpocDb } from '../../store/db';
 import { setFramePhases } from '../../store/frames';
 import type { Clip, Frame, FramePhase } from '../../store/types';
 import { notify, messageOf } from '../../workspace/notices';
-import { changeEndsAt, changeStartsAt, rangePhaseTarget, type PhaseChanges } from '../phases';
+import { changeEndsAt, changeStartsAt, phaseChangesFor, rangePhaseTarget, type PhaseChanges } from '../phases';
 
 const PHASES: FramePhase[] = ['initial', 'transitioning', 'end'];
 
@@ -29,16 +29,8 @@ export function PhaseControls({ db, clip, frame, frames, selection, onClearSelec
   const write = (changes: PhaseChanges, what: string) =>
     void setFramePhases(db, clip.id, changes).catch((err: unknown) => notify('error', `Could not set the phase of ${what}: ${messageOf(err)}`));
 
-  const setPhase = (p: FramePhase) => {
-    if (range) {
-      const target = rangePhaseTarget(phases, range, p);
-      const changes: PhaseChanges = new Map();
-      for (let i = range[0]; i <= range[1]; i++) changes.set(i, target);
-      write(changes, `frames ${range[0] + 1}–${range[1] + 1}`);
-    } else {
-      write(new Map([[k, frame?.phase === p ? undefined : p]]), `frame ${k + 1}`);
-    }
-  };
+  // The same changes as the palette's "Set phase" (annotator/actions.ts).
+  const setPhase = (p: FramePhase) => write(phaseChangesFor(frames, k, selection, p), range ? `frames ${range[0] + 1}–${range[1] + 1}` : `frame ${k + 1}`);
   const pressed = (p: FramePhase) => (range ? rangePhaseTarget(phases, range, p) === undefined : frame?.phase === p);
 
   return (

@@ -1,5 +1,5 @@
-/** "?": every action with its shortcuts, grouped, read from the one action table. */
-import { ACTIONS, type ActionGroup } from '../actions';
+/** "?": every action with its shortcuts, grouped, read from the one action table (the rooms' actions included). */
+import type { Action, ActionGroup } from '../actions';
 import { formatShortcut } from '../shortcuts';
 
 const GROUPS: [ActionGroup, string][] = [
@@ -9,9 +9,11 @@ const GROUPS: [ActionGroup, string][] = [
   ['edit', 'Edit'],
   ['frame', 'Frames'],
   ['view', 'View'],
+  ['review', 'Review'],
+  ['assist', 'AI assist'],
 ];
 
-export function ShortcutSheet({ onClose }: { onClose: () => void }) {
+export function ShortcutSheet({ registry, onClose }: { registry: readonly Action[]; onClose: () => void }) {
   return (
     <div className="fixed inset-0 z-40 flex items-center justify-center bg-black/60" onClick={onClose} role="dialog" aria-label="Keyboard shortcuts">
       <div className="max-h-[80vh] w-[40rem] overflow-y-auto rounded-lg border border-zinc-700 bg-zinc-900 p-4" onClick={(e) => e.stopPropagation()}>
@@ -21,8 +23,8 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
             <section key={group}>
               <h3 className="mb-1 text-xs uppercase tracking-wide text-zinc-500">{title}</h3>
               <dl className="text-sm">
-                {ACTIONS.filter((a) => a.group === group).map((a) => (
-                  <div key={a.id} className="flex justify-between gap-2 py-0.5">
+                {registry.filter((a) => a.group === group && a.shortcuts.length > 0).map((a) => (
+                  <div key={a.id} className="flex justify-between gap-2 py-0.5" data-testid="shortcut" data-id={a.id}>
                     <dt>{a.label}</dt>
                     <dd className="text-zinc-400">{a.shortcuts.map((s) => formatShortcut(s)).join(' / ')}</dd>
                   </div>

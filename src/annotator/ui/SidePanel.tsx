@@ -8,6 +8,8 @@ import { isKnownVerb } from '../../taxonomy/osc';
 import { notify, messageOf } from '../../workspace/notices';
 import { IgnoreForm } from './IgnoreForm';
 import { PhaseControls } from './PhaseControls';
+import { useEditorView } from './editorViewState';
+import { COLLAPSED_STRIP, PANEL_WIDTH } from './panelLayout';
 
 interface Props {
   db: SpocDb;
@@ -30,10 +32,23 @@ export function SidePanel({ db, clip, frame, area, author, readOnly, ignoreOpen,
   const k = frame?.index ?? 0;
   const guard = (p: Promise<unknown>) => p.catch((err: unknown) => notify('error', `Could not save frame ${k + 1}: ${messageOf(err)}`));
   const spec = isKnownVerb(clip.osc.verb) ? VERB_SPECS[clip.osc.verb] : null;
+  const open = useEditorView((s) => s.framePanel);
+  if (!open) {
+    return (
+      <button className={COLLAPSED_STRIP} onClick={() => useEditorView.getState().set({ framePanel: true })} aria-label="Show frame panel" data-testid="frame-panel-open">
+        frame ▸
+      </button>
+    );
+  }
   return (
-    <aside className="flex w-72 shrink-0 flex-col gap-4 overflow-y-auto border-l border-zinc-800 bg-zinc-900 p-3 text-sm">
+    <aside className={`flex ${PANEL_WIDTH.frame} shrink-0 flex-col gap-4 overflow-y-auto overflow-x-hidden border-l border-zinc-800 bg-zinc-900 p-3 text-sm`} aria-label="Frame panel" data-testid="frame-panel">
       <section aria-label="Frame">
-        <h3 className="font-semibold">Frame {k + 1}</h3>
+        <div className="flex items-center">
+          <h3 className="flex-1 font-semibold">Frame {k + 1}</h3>
+          <button className="text-xs text-zinc-500 hover:text-zinc-300" aria-label="Hide frame panel" onClick={() => useEditorView.getState().set({ framePanel: false })}>
+            hide ◂
+          </button>
+        </div>
         <p className="mt-1 text-xs text-zinc-400" data-testid="frame-areas">
           <span className="text-red-400">{area?.actArea ?? 0}</span> actionable px ·{' '}
           <span className="text-emerald-400">{area?.trfArea ?? 0}</span> transformed px

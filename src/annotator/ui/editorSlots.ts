@@ -10,6 +10,7 @@ import type { Clip, Frame } from '../../store/types';
 import type { EditorSession } from '../session/editorSession';
 import type { FrameImageCache } from '../session/frameImages';
 import type { CanvasHandle } from './CanvasHost';
+import type { Action } from '../actions';
 
 export interface EditorSlotContext {
   db: SpocDb;
@@ -41,4 +42,10 @@ export interface EditorSlots {
   beforeSidePanel?: EditorSlot;
   /** Right-hand docks, right of the side panel. */
   afterSidePanel?: EditorSlot;
+  /**
+   * A hook (called on every render of the editor) returning the actions the rooms add to the
+   * editor's one action table: listed in the palette and the shortcut sheet, run by their keys.
+   * Return the same objects from render to render (see roomActions.ts).
+   */
+  useActions?: (ctx: EditorSlotContext) => readonly Action[];
 }

@@ -17,6 +17,8 @@ export interface EditorViewState {
   /** Frame picture brightness and contrast (1 = as decoded), for dark frames; the masks are not changed (frameLight.ts). */
   brightness: number;
   contrast: number;
+  /** The frame panel (phase, ignore, guidelines) beside the canvas is open; collapsed, the canvas takes its width. */
+  framePanel: boolean;
   set: (patch: Partial<Omit<EditorViewState, 'set'>>) => void;
 }
 
@@ -31,11 +33,12 @@ export const useEditorView = create<EditorViewState>()(
       brushSize: null,
       brightness: 1,
       contrast: 1,
+      framePanel: true,
       set: (patch) => set(patch),
     }),
     {
       name: 'spoc-editor-view',
-      partialize: ({ opacity, style, onion, colours, brushSize, brightness, contrast }) => ({ opacity, style, onion, colours, brushSize, brightness, contrast }),
+      partialize: ({ opacity, style, onion, colours, brushSize, brightness, contrast, framePanel }) => ({ opacity, style, onion, colours, brushSize, brightness, contrast, framePanel }),
       // A hand-edited or older entry must not break the canvas: keep only values that make sense.
       merge: (stored, current) => {
         const s = (stored ?? {}) as Partial<EditorViewState>;
@@ -45,6 +48,7 @@ export const useEditorView = create<EditorViewState>()(
           ...(typeof s.opacity === 'number' && s.opacity >= 0 && s.opacity <= 1 ? { opacity: s.opacity } : {}),
           ...(s.style === 'fill' || s.style === 'outline' ? { style: s.style } : {}),
           ...(typeof s.onion === 'boolean' ? { onion: s.onion } : {}),
+          ...(typeof s.framePanel === 'boolean' ? { framePanel: s.framePanel } : {}),
           colours: { 1: validColour(c[1]) ?? DEFAULT_STATE_COLOURS[1], 2: validColour(c[2]) ?? DEFAULT_STATE_COLOURS[2] },
           brushSize: typeof s.brushSize === 'number' && Number.isFinite(s.brushSize) && s.brushSize >= 1 ? Math.round(s.brushSize) : null,
           brightness: validLight(s.brightness),

@@ -20,6 +20,9 @@ import { PropagatePanel } from '../../inference/ui/propagate/PropagatePanel';
 import { SuggestStatesFallback } from '../../inference/ui/fallback/SuggestStates';
 import { ReviewerOverlay, ReviewerToggle } from '../../review/ui/ReviewerMode';
 import { WatchPanel } from './WatchPanel';
+import { REVIEW_ACTIONS } from '../../review/ui/reviewActions';
+import { ASSIST_ACTIONS } from '../../inference/ui/assistActions';
+import type { Action } from '../../annotator/actions';
 
 function HeaderSlot({ db, clip, session, images, canvas }: EditorSlotContext) {
   return (
@@ -65,7 +68,11 @@ function ReviewSlot({ db, clip, session, frameIndex, goToFrame }: EditorSlotCont
   );
 }
 
-const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot };
+/** The rooms' actions in the editor's one table (palette, shortcut sheet, keys). */
+const ROOM_ACTIONS: readonly Action[] = [...REVIEW_ACTIONS, ...ASSIST_ACTIONS];
+const useRoomActions = () => ROOM_ACTIONS;
+
+const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions };
 
 export function EditorPage({ clipId, frame }: { clipId: string; frame: number }) {
   // An import that did not finish has a clip row promising frames that are not stored: the editor

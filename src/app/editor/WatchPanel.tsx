@@ -2,7 +2,7 @@
  * Watch mode: the clip's source video over the canvas, played and scrubbed at its native rate,
  * with the current time and the nearest sampled frame; "go to this frame" takes the editor there.
  * Watching adds no annotation targets: only the sampled frames are annotated. Opened and played
- * with the editor's actions `view.watch` (W) and `view.watchPlay` (K).
+ * with the editor's actions `view.watch` (Shift+K) and `view.watchPlay` (K).
  *
  * When the video is not in this browser (OPFS cleared, a clip from a bundle or another browser, an
  * insecure context without OPFS, a clip imported before videos were kept) it offers to link the
@@ -78,7 +78,7 @@ function Watch({ db, clip, frames, goToFrame }: Props) {
           {ref ? `${ref.fileName}${ref.nativeFps ? ` · ${formatFps(ref.nativeFps)} fps` : ''}` : clip.source.fileName} · annotated at {formatFps(clip.sampleFps)} fps
         </span>
         <span className="flex-1" />
-        <button className="rounded px-2 py-0.5 hover:bg-zinc-800" onClick={close} aria-label="Close watch mode" title="Close (W)">
+        <button className="rounded px-2 py-0.5 hover:bg-zinc-800" onClick={close} aria-label="Close watch mode" title="Close (Shift+K)">
           ✕ close
         </button>
       </div>

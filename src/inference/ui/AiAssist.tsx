@@ -7,6 +7,7 @@
  * commits through the session.
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore, useCallback } from 'react';
+import { createPortal } from 'react-dom';
 import { shownFrameRgba } from './frameSource';
 import type { EditorSession } from '../../annotator/session/editorSession';
 import type { FrameImageCache } from '../../annotator/session/frameImages';
@@ -138,9 +139,16 @@ function ModelsDialog({ onClose }: { onClose: () => void }) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
-  return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/60" onClick={onClose}>
-      <div role="dialog" aria-label="AI assist models" className="w-[36rem] max-w-[95vw] rounded border border-zinc-700 bg-zinc-900 p-4 text-sm" onClick={(e) => e.stopPropagation()}>
+  // A portal: the Models button sits in the editor's one-line header, whose nowrap would otherwise
+  // reach the dialog's text and push it past the window. The dialog fits the window and scrolls inside.
+  return createPortal(
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4" onClick={onClose}>
+      <div
+        role="dialog"
+        aria-label="AI assist models"
+        className="max-h-full w-[36rem] max-w-full overflow-y-auto overflow-x-hidden whitespace-normal break-words rounded border border-zinc-700 bg-zinc-900 p-4 text-sm"
+        onClick={(e) => e.stopPropagation()}
+      >
         <div className="mb-2 flex items-center">
           <h2 className="flex-1 font-medium">AI assist models</h2>
           <button className="rounded px-2 py-0.5 hover:bg-zinc-800" onClick={onClose}>
@@ -193,7 +201,8 @@ function ModelsDialog({ onClose }: { onClose: () => void }) {
           </ul>
         )}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
 

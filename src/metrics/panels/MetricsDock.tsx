@@ -15,6 +15,7 @@ import { ProgressPanel } from './ProgressPanel';
 import { ProgressComparePanel } from './ProgressComparePanel';
 import { mergeAreas } from './progressSeries';
 import { usePanelView } from './panelView';
+import { COLLAPSED_STRIP, PANEL_WIDTH } from '../../annotator/ui/panelLayout';
 
 interface Props {
   db: SpocDb;
@@ -39,7 +40,7 @@ export function MetricsDock({ db, session, clip, frames, storedAreas, current, o
   if (!view.dock) {
     return (
       <button
-        className="w-7 shrink-0 border-l border-zinc-800 bg-zinc-950 text-xs text-zinc-400 [writing-mode:vertical-rl] hover:bg-zinc-900"
+        className={COLLAPSED_STRIP}
         onClick={() => view.set({ dock: true })}
         aria-label="Show metric panels"
         data-testid="metrics-dock-open"
@@ -49,7 +50,7 @@ export function MetricsDock({ db, session, clip, frames, storedAreas, current, o
     );
   }
   return (
-    <aside className="flex w-[25rem] shrink-0 flex-col gap-2 overflow-y-auto border-l border-zinc-800 bg-zinc-950 p-2" aria-label="Metrics" data-testid="metrics-dock">
+    <aside className={`flex ${PANEL_WIDTH.metrics} shrink-0 flex-col gap-2 overflow-y-auto overflow-x-hidden border-l border-zinc-800 bg-zinc-950 p-2`} aria-label="Metrics" data-testid="metrics-dock">
       <div className="flex items-center text-xs text-zinc-500">
         <span className="flex-1">Metrics · {clip.name}</span>
         <button className="rounded px-1 hover:bg-zinc-800" onClick={() => view.set({ dock: false })} aria-label="Hide metric panels">

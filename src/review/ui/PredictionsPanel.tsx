@@ -71,7 +71,7 @@ export function PredictionsPanel({ db, clip, user, frameIndex, onPick }: { db: S
   return (
     <section aria-label="Predictions">
       <h3 className="font-semibold">Predictions</h3>
-      <div className="mt-1 flex items-center gap-1 text-xs">
+      <div className="mt-1 flex flex-wrap items-center gap-1 text-xs">
         <input aria-label="Prediction name" className="w-24 rounded bg-zinc-950 px-1 py-0.5" value={name} onChange={(e) => setName(e.target.value)} />
         <label
           className={`cursor-pointer rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700 ${busy ? 'pointer-events-none opacity-50' : ''}`}

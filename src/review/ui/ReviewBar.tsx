@@ -16,6 +16,8 @@ import { approveClip, takeClipStep } from '../reviewSteps';
 import { loadUnansweredFrames } from '../reviewGateLoader';
 import { submitWarning } from '../reviewGate';
 import { rejectedFramesNote } from '../verdicts';
+import { usePublishRunners, type Runner } from '../../annotator/ui/roomActions';
+import { STEP_ACTION_IDS } from './reviewActions';
 
 /** The open prompt: a note for a step that needs one, or the submit warning. */
 type Prompt = { kind: 'note'; action: 'request_changes' | 'approve_override' } | { kind: 'submit'; warning: string };
@@ -66,6 +68,20 @@ export function ReviewBar({ db, clip }: { db: SpocDb; clip: Clip }) {
 
   // "Start" is implicit (the first edit starts work); withdraw and reopen stay available but quiet.
   const actions = availableActions(clip.status).filter((a) => a !== 'start');
+  // A button and its palette action (reviewActions.ts) take the same path.
+  const begin = (a: ClipAction) => {
+    if (a === 'submit') return void submit();
+    if (a !== 'request_changes' && a !== 'approve_override') return void run(a);
+    // A change request starts from the list of rejected frames and their notes.
+    if (a === 'request_changes' && !note.trim() && verdicts) setNote(rejectedFramesNote(verdicts));
+    setPrompt({ kind: 'note', action: a });
+  };
+  const runners: Record<string, Runner> = {};
+  for (const [step, id] of Object.entries(STEP_ACTION_IDS) as [ClipAction, string][]) {
+    const disabled = !(actions as ClipAction[]).includes(step) ? `not while the clip is “${STATUS_LABELS[clip.status]}”` : busy ? 'a review step is under way' : null;
+    runners[id] = { disabled, run: () => begin(step) };
+  }
+  usePublishRunners(runners);
   return (
     <span className="relative flex items-center gap-2" data-testid="review-bar">
       <span className="rounded bg-zinc-800 px-2 py-0.5 text-xs" data-testid="clip-status" data-status={clip.status}>
@@ -77,13 +93,7 @@ export function ReviewBar({ db, clip }: { db: SpocDb; clip: Clip }) {
           key={a}
           disabled={busy}
           className={`rounded px-2 py-0.5 text-xs ${a === 'approve' ? 'bg-emerald-700 hover:bg-emerald-600' : a === 'withdraw' || a === 'reopen' || a === 'approve_override' ? 'bg-zinc-800 hover:bg-zinc-700' : 'bg-sky-700 hover:bg-sky-600'}`}
-          onClick={() => {
-            if (a === 'submit') return void submit();
-            if (a !== 'request_changes' && a !== 'approve_override') return void run(a);
-            // A change request starts from the list of rejected frames and their notes.
-            if (a === 'request_changes' && !note.trim() && verdicts) setNote(rejectedFramesNote(verdicts));
-            setPrompt({ kind: 'note', action: a });
-          }}
+          onClick={() => begin(a)}
         >
           {ACTION_SPECS[a].label}
         </button>

@@ -14,6 +14,7 @@ import { useReviewUi } from './reviewUiState';
 import { useUserName } from '../../workspace/user';
 import { FlagsPanel } from './FlagsPanel';
 import { PredictionsPanel } from './PredictionsPanel';
+import { COLLAPSED_STRIP, PANEL_WIDTH } from '../../annotator/ui/panelLayout';
 
 interface Props {
   db: SpocDb;
@@ -44,7 +45,7 @@ export function ReviewSidebar({ db, clip, frameIndex, onPick, children }: Props)
   if (!open) {
     return (
       <button
-        className="w-7 shrink-0 border-l border-zinc-800 bg-zinc-950 text-xs text-zinc-400 [writing-mode:vertical-rl] hover:bg-zinc-900"
+        className={COLLAPSED_STRIP}
         onClick={() => useReviewUi.getState().set({ panel: true })}
         aria-label="Show review panel"
         data-testid="review-panel-open"
@@ -54,7 +55,7 @@ export function ReviewSidebar({ db, clip, frameIndex, onPick, children }: Props)
     );
   }
   return (
-    <aside className="flex w-72 shrink-0 flex-col gap-4 overflow-y-auto border-l border-zinc-800 bg-zinc-900 p-3 text-sm" aria-label="Review" data-testid="review-panel">
+    <aside className={`flex ${PANEL_WIDTH.review} shrink-0 flex-col gap-4 overflow-y-auto overflow-x-hidden border-l border-zinc-800 bg-zinc-900 p-3 text-sm`} aria-label="Review" data-testid="review-panel">
       <button className="self-end text-xs text-zinc-500 hover:text-zinc-300" aria-label="Hide review panel" onClick={() => useReviewUi.getState().set({ panel: false })}>
         hide ◂
       </button>

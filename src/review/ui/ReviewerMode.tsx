@@ -4,12 +4,13 @@
  * next unreviewed frame, the annotator's version of the frame (read-only) and the diff overlay of
  * what the reviewer added and removed per state, with its legend and counts.
  *
- * Keys (reviewer mode on; taken in the capture phase so the editor's own handler never sees them,
- * ignored while typing or while a dialog is open):
+ * Keys (reviewer mode on), actions in the editor's one action table (reviewActions.ts), so the
+ * palette and the shortcut sheet list them and the editor's key handler runs them:
  *   J / Shift+J  next / previous frame without a verdict
  *   A            accept the frame and step on
  *   R            reject the frame: asks for a note, then steps on
  *   V            toggle the annotator's version;  D  toggle the diff overlay
+ * While the annotator's version shows, a capture-phase guard keeps every other editing key away.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import Konva from 'konva';
@@ -28,19 +29,29 @@ import { DIFF_COLOURS, DIFF_LABELS, paintDiff, paintVersion } from './diffImage'
 import { useReviewer } from './reviewerState';
 import { useReviewUi } from './reviewUiState';
 import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
+import { usePublishRunners } from '../../annotator/ui/roomActions';
+import { REVIEWER_ACTION_IDS } from './reviewActions';
 
 /** Keys that still reach the editor while the annotator's version is on show (navigation only). */
 const VIEW_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'Escape', '?', 'h', 'H', 'Shift', 'Control', 'Alt', 'Meta']);
+/** Reviewer mode's own keys (reviewActions.ts), which keep working over the annotator's version. */
+const REVIEWER_KEYS = new Set(['j', 'a', 'r', 'v', 'd']);
+
+const toggleMode = () => {
+  const on = useReviewer.getState().on;
+  useReviewer.getState().set(on ? { on: false, showAnnotator: false, showDiff: false, rejecting: null } : { on: true, showDiff: true });
+};
 
 /** The review bar's toggle. */
 export function ReviewerToggle() {
   const on = useReviewer((s) => s.on);
+  usePublishRunners({ [REVIEWER_ACTION_IDS.toggle]: { disabled: null, run: toggleMode } });
   return (
     <button
       className={`rounded px-2 py-0.5 text-xs ${on ? 'bg-violet-700 hover:bg-violet-600' : 'bg-zinc-800 hover:bg-zinc-700'}`}
       aria-pressed={on}
       title="Reviewer mode: J next unreviewed frame (Shift+J back), A accept, R reject, V annotator's version, D diff"
-      onClick={() => useReviewer.getState().set(on ? { on: false, showAnnotator: false, showDiff: false, rejecting: null } : { on: true, showDiff: true })}
+      onClick={toggleMode}
     >
       Reviewer mode
     </button>
@@ -104,53 +115,41 @@ function ReviewerPanel({ db, clip, frameIndex, canvas, goToFrame }: Props) {
     latest.current = { verdicts, frameIndex, record, goToFrame };
   });
 
-  // The keys, in the capture phase.
+  // The keys: actions in the editor's table, run by its key handler, the palette and the buttons.
+  const step = (dir: 1 | -1) => {
+    const next = nextUnreviewed(clip.frameCount, verdicts ?? new Map(), frameIndex, dir);
+    if (next === null) notify('info', 'Every frame has a verdict.');
+    else goToFrame(next);
+  };
+  const startReject = () => {
+    setNote('');
+    useReviewer.getState().set({ rejecting: frameIndex });
+  };
+  const saving = busy ? 'a verdict is being saved' : null;
+  usePublishRunners({
+    [REVIEWER_ACTION_IDS.next]: { disabled: null, run: () => step(1) },
+    [REVIEWER_ACTION_IDS.previous]: { disabled: null, run: () => step(-1) },
+    [REVIEWER_ACTION_IDS.accept]: { disabled: saving, run: () => void latest.current.record(latest.current.frameIndex, 'accept') },
+    [REVIEWER_ACTION_IDS.reject]: { disabled: saving, run: startReject },
+    [REVIEWER_ACTION_IDS.annotatorVersion]: { disabled: null, run: () => useReviewer.getState().set({ showAnnotator: !useReviewer.getState().showAnnotator }) },
+    [REVIEWER_ACTION_IDS.diff]: { disabled: null, run: () => useReviewer.getState().set({ showDiff: !useReviewer.getState().showDiff }) },
+  });
+
+  // The annotator's version is read-only: no editing key reaches the editor while it shows (capture
+  // phase, before the editor's handler), except navigation and reviewer mode's own keys.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTypingTarget(e.target) || dialogOpen()) return;
-      const { verdicts, frameIndex, record, goToFrame } = latest.current;
       const st = useReviewer.getState();
-      if (st.rejecting !== null) return;
-      const take = () => {
-        e.preventDefault();
-        e.stopImmediatePropagation();
-      };
-      if (!e.ctrlKey && !e.metaKey && !e.altKey) {
-        const key = e.key.toLowerCase();
-        if (key === 'j') {
-          take();
-          const next = nextUnreviewed(clip.frameCount, verdicts ?? new Map(), frameIndex, e.shiftKey ? -1 : 1);
-          if (next === null) notify('info', 'Every frame has a verdict.');
-          else goToFrame(next);
-          return;
-        }
-        if (e.shiftKey) {
-          // Shift+letters other than J are the editor's.
-        } else if (key === 'a') {
-          take();
-          void record(frameIndex, 'accept');
-          return;
-        } else if (key === 'r') {
-          take();
-          setNote('');
-          st.set({ rejecting: frameIndex });
-          return;
-        } else if (key === 'v') {
-          take();
-          st.set({ showAnnotator: !st.showAnnotator });
-          return;
-        } else if (key === 'd') {
-          take();
-          st.set({ showDiff: !st.showDiff });
-          return;
-        }
-      }
-      // The annotator's version is read-only: no editing key reaches the editor while it shows.
-      if (st.showAnnotator && !VIEW_KEYS.has(e.key)) take();
+      if (!st.showAnnotator || st.rejecting !== null) return;
+      const own = !e.ctrlKey && !e.metaKey && !e.altKey && REVIEWER_KEYS.has(e.key.toLowerCase());
+      if (own || VIEW_KEYS.has(e.key)) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [clip.frameCount]);
+  }, []);
 
   // The gt masks make way for the annotator's version while it shows (again after the overlay mode
   // changes: ReviewCanvasLayer, whose effects run first, sets the masks' visibility for its modes).
@@ -224,7 +223,7 @@ function ReviewerPanel({ db, clip, frameIndex, canvas, goToFrame }: Props) {
           <button disabled={busy} className="rounded bg-emerald-700 px-2 py-0.5 hover:bg-emerald-600" onClick={() => void record(frameIndex, 'accept')}>
             Accept (A)
           </button>
-          <button disabled={busy} className="rounded bg-red-800 px-2 py-0.5 hover:bg-red-700" onClick={() => (setNote(''), useReviewer.getState().set({ rejecting: frameIndex }))}>
+          <button disabled={busy} className="rounded bg-red-800 px-2 py-0.5 hover:bg-red-700" onClick={startReject}>
             Reject… (R)
           </button>
           {mine && (
@@ -232,10 +231,7 @@ function ReviewerPanel({ db, clip, frameIndex, canvas, goToFrame }: Props) {
               clear
             </button>
           )}
-          <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" onClick={() => {
-            const next = nextUnreviewed(clip.frameCount, v, frameIndex);
-            if (next !== null) goToFrame(next);
-          }}>
+          <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" onClick={() => step(1)}>
             Next unreviewed (J)
           </button>
         </div>

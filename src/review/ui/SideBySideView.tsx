@@ -60,7 +60,12 @@ function rgb(c: readonly number[]): string {
 }
 
 export function SideBySideView({ db, clip, frameIndex, images }: Props) {
-  const on = useCompareUi((s) => s.sideBySide);
+  // The view belongs to the clip it was opened on: another clip opens on its own canvas (the same
+  // clip reopened after a status change keeps it).
+  const on = useCompareUi((s) => s.sideBySide && s.clipId === clip.id);
+  useEffect(() => {
+    if (useCompareUi.getState().clipId !== clip.id) useCompareUi.getState().set({ clipId: clip.id, sideBySide: false, disputes: false, b: null });
+  }, [clip.id]);
   if (!on) return null;
   return <SideBySide db={db} clip={clip} frameIndex={frameIndex} images={images} />;
 }
@@ -146,9 +151,11 @@ function SideBySide({ db, clip, frameIndex, images }: Props) {
     const el = leftPane.current!;
     const ro = new ResizeObserver(() => {
       const r = el.getBoundingClientRect();
-      const first = paneSize.current.w === 0;
+      const changed = r.width !== paneSize.current.w || r.height !== paneSize.current.h;
       paneSize.current = { w: r.width, h: r.height };
-      if (first) fit();
+      // Panels opened or closed beside the canvas (or the window resized): fit both panes again,
+      // as the editor's canvas does, rather than leave the frame off-centre or cut.
+      if (changed) fit();
       setResized((n) => n + 1);
     });
     ro.observe(el);

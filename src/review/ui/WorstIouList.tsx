@@ -10,7 +10,8 @@ import { CountCache } from '../../metrics/panels/projectEval';
 import { notify, messageOf } from '../../workspace/notices';
 import { nextInRanking, rankByWorstIou, type FrameIou, type IouKey } from '../worstIou';
 import { loadFrameIous } from '../worstIouLoader';
-import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
+import { usePublishRunners } from '../../annotator/ui/roomActions';
+import { WORST_ACTION_IDS } from './reviewActions';
 
 const KEYS: [IouKey, string][] = [
   ['mean', 'mean'],
@@ -50,22 +51,18 @@ export function WorstIouList({ db, clip, source, frameIndex, onPick }: Props) {
   const ranked = useMemo(() => (rows && rows.source === source ? rankByWorstIou(rows.rows, key) : []), [rows, source, key]);
   const scored = useMemo(() => ranked.filter((r) => !Number.isNaN(r[key])), [ranked, key]);
 
-  // W / Shift+W: next / previous worst scored frame (capture phase; not while typing or in a dialog).
-  useEffect(() => {
+  // W / Shift+W: next / previous worst scored frame, actions in the editor's table (reviewActions.ts).
+  const stepWorst = (dir: 1 | -1) => {
     if (!onPick) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (isTypingTarget(e.target)) return;
-      if (dialogOpen()) return;
-      if (e.key.toLowerCase() !== 'w' || e.ctrlKey || e.metaKey || e.altKey) return;
-      e.preventDefault();
-      e.stopImmediatePropagation();
-      const next = nextInRanking(scored, frameIndex, e.shiftKey ? -1 : 1);
-      if (next === null) notify('info', 'No frame has an IoU to rank by.');
-      else onPick(next);
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [scored, frameIndex, onPick]);
+    const next = nextInRanking(scored, frameIndex, dir);
+    if (next === null) notify('info', 'No frame has an IoU to rank by.');
+    else onPick(next);
+  };
+  const canPick = onPick ? null : 'no frame to go to';
+  usePublishRunners({
+    [WORST_ACTION_IDS.next]: { disabled: canPick, run: () => stepWorst(1) },
+    [WORST_ACTION_IDS.previous]: { disabled: canPick, run: () => stepWorst(-1) },
+  });
 
   return (
     <div className="mt-2 flex flex-col gap-1" aria-label="Worst frames by IoU" data-testid="worst-iou">

@@ -10,6 +10,8 @@ import { DEFAULT_MERGE, type MergeRule } from '../agreement/resolve';
 
 export interface CompareUiState {
   sideBySide: boolean;
+  /** The clip these choices were made on; opening another clip starts afresh (side-by-side off). */
+  clipId: string | null;
   /** Left / A: the reference (gt unless chosen otherwise). */
   a: LayerSource;
   /** Right / B: a prediction or a second annotation; null until one exists. */
@@ -22,6 +24,7 @@ export interface CompareUiState {
 
 export const useCompareUi = create<CompareUiState>()((set) => ({
   sideBySide: false,
+  clipId: null,
   a: 'gt',
   b: null,
   disputes: false,

@@ -1,5 +1,6 @@
 /** Review UI state shared by the editor's review pieces (header bar, canvas overlay, side panel). */
 import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
 import type { ErrorCounts } from '../errorMap';
 
 export type OverlayMode = 'gt' | 'pred' | 'both' | 'error';
@@ -13,7 +14,10 @@ export interface ReviewUiState {
   selected: string | null;
   /** The region of the flag last picked, outlined on its frame. */
   flagFocus: { frameIndex: number; box: { x: number; y: number; w: number; h: number } } | null;
-  /** The review side panel: shown, hidden, or (null) shown while the clip is under review. */
+  /**
+   * The review side panel: shown, hidden, or (null) shown while the clip is under review. The
+   * user's choice is kept per browser (like the other panels), the rest of this state is not.
+   */
   panel: boolean | null;
   overlay: OverlayMode;
   /** The prediction source (`pred:<name>`) the overlay modes compare with. */
@@ -23,14 +27,26 @@ export interface ReviewUiState {
   set: (patch: Partial<Omit<ReviewUiState, 'set'>>) => void;
 }
 
-export const useReviewUi = create<ReviewUiState>()((set) => ({
-  placing: false,
-  pending: null,
-  selected: null,
-  panel: null,
-  flagFocus: null,
-  errors: null,
-  overlay: 'gt',
-  predSource: null,
-  set: (patch) => set(patch),
-}));
+export const useReviewUi = create<ReviewUiState>()(
+  persist(
+    (set) => ({
+      placing: false,
+      pending: null,
+      selected: null,
+      panel: null,
+      flagFocus: null,
+      errors: null,
+      overlay: 'gt',
+      predSource: null,
+      set: (patch) => set(patch),
+    }),
+    {
+      name: 'spoc-review-panel',
+      partialize: ({ panel }) => ({ panel }),
+      merge: (stored, current) => {
+        const panel = (stored as { panel?: unknown } | null)?.panel;
+        return { ...current, panel: typeof panel === 'boolean' ? panel : null };
+      },
+    },
+  ),
+);

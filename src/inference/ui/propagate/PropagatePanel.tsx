@@ -5,6 +5,8 @@
  * When t+1 already has masks the user chooses: replace them (undoable) or fill only the empty
  * pixels; nothing is overwritten without that choice.
  */
+import { usePublishRunners } from '../../../annotator/ui/roomActions';
+import { ASSIST_ACTION_IDS } from '../assistActions';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { EditorSlotContext } from '../../../annotator/ui/editorSlots';
 import { hasMasks, type MergeMode } from '../../propagate/combine';
@@ -161,6 +163,9 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
   const here = notes.get(frameIndex);
   const disabled = busy !== null || readOnly || frameIndex >= last;
   const method = samModelId ? 'sam' : 'flow';
+  // The button and the palette's "Propagate to the next frame" (assistActions.ts) take the same path.
+  const why = readOnly ? 'read-only' : frameIndex >= last ? 'the last frame has no next frame' : busy !== null ? 'a propagation is under way' : null;
+  usePublishRunners({ [ASSIST_ACTION_IDS.propagate]: { disabled: why, run: () => void next(null) } });
   return (
     <span className="relative flex items-center gap-1 whitespace-nowrap text-xs" data-testid="propagate" data-method={method}>
       <button

@@ -14,6 +14,8 @@
  * Pixels reach the canvas through CanvasView.setProposalOutlines; edits go through the session's
  * tool context like the SAM tool's, so undo, redo, persistence and "protect other class" hold.
  */
+import { usePublishRunners } from '../../../annotator/ui/roomActions';
+import { ASSIST_ACTION_IDS } from '../assistActions';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { EditorSession } from '../../../annotator/session/editorSession';
 import type { FrameImageCache } from '../../../annotator/session/frameImages';
@@ -299,17 +301,15 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
       if (isTypingTarget(e.target) || dialogOpen() || e.ctrlKey || e.metaKey || e.altKey) return;
       const key = e.key.toLowerCase();
       let used = true;
-      if (key === 'a' && e.shiftKey) {
-        if (mode !== 'off') leave();
-        else void runFrame();
-      } else if (e.key === 'Escape' && (mode !== 'off' || job)) {
+      // Shift+A (start / leave proposals) is an action in the editor's table (assistActions.ts).
+      if (e.key === 'Escape' && (mode !== 'off' || job)) {
         if (job) job.abort.abort();
         leave();
       } else if (mode === 'off') {
         used = false;
       } else if (e.key === 'Enter' && e.shiftKey && mode === 'layer') {
         acceptFrame('fill-empty');
-      } else if (e.key === 'Enter' || key === 'a') {
+      } else if (e.key === 'Enter' || (key === 'a' && !e.shiftKey)) {
         accept(selected ?? hover);
       } else if (e.key === 'Tab') {
         setSelected((s) => cycleIndex(items.length, s, e.shiftKey ? -1 : 1));
@@ -325,6 +325,8 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
   }, [mode, job, items.length, selected, hover, accept, acceptFrame, leave, runFrame]);
+
+  usePublishRunners({ [ASSIST_ACTION_IDS.proposals]: { disabled: null, run: () => (mode !== 'off' ? leave() : void runFrame()) } });
 
   // ---- view --------------------------------------------------------------------------------------
   const loaded = { sam: sam !== null, clip: clipModel !== null };
