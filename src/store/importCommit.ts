@@ -3,6 +3,7 @@ import { clipTables, deleteClipRows } from './clips';
 import { IMPORT_CHUNK_LIMITS, fitsOneChunk, planChunks, type ChunkLimits, type FrameChunk } from './importChunks';
 import type { SpocDb } from './db';
 import { StoreError, isQuotaError, notFound, reasonOf } from './errors';
+import { leaveNextUnnumbered } from './journal/capture';
 import {
   CLIP_STATUSES,
   type Clip,
@@ -210,13 +211,24 @@ class CleanupFailed extends Error {
 
 /** Deletes every row written for the clips (and the project the import created), in one transaction. */
 async function removeStarted(db: SpocDb, clipIds: readonly string[], newProject: Project | undefined, original: unknown): Promise<void> {
-  try {
-    await db.transaction('rw', [db.projects, ...clipTables(db)], async () => {
+  const tables = [db.projects, ...clipTables(db)];
+  const remove = () =>
+    db.transaction('rw', tables, async () => {
       for (const id of clipIds) await deleteClipRows(db, id);
       if (newProject) await db.projects.delete(newProject.id);
     });
+  try {
+    await remove();
   } catch (cleanup) {
-    throw new CleanupFailed(original, cleanup);
+    if (!isQuotaError(cleanup)) throw new CleanupFailed(original, cleanup);
+    // A disk over quota refuses even the journal's tiny change-number write, and with it the
+    // deletes: let this one transaction through unnumbered (docs/durability.md).
+    leaveNextUnnumbered(tables.map((t) => t.name));
+    try {
+      await remove();
+    } catch (again) {
+      throw new CleanupFailed(original, again);
+    }
   }
 }
 

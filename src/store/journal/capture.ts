@@ -33,6 +33,29 @@ export interface CapturedTx {
   ops: JournalOp[];
 }
 
+/**
+ * Transactions to leave unnumbered and uncaptured, once each, keyed by their exact store list. Only
+ * for a cleanup that must succeed on a full disk: numbering writes the change-number row, and on a
+ * disk over quota that one small put fails the whole transaction, deletes and all. The journal is
+ * told it missed a change, so its next compaction rebuilds from the store (compact.ts).
+ */
+const unnumberedOnce = new Map<string, number>();
+const scopeKey = (stores: readonly string[]) => [...stores].sort().join('\u0000');
+
+export function leaveNextUnnumbered(stores: readonly string[]): void {
+  const key = scopeKey(stores);
+  unnumberedOnce.set(key, (unnumberedOnce.get(key) ?? 0) + 1);
+}
+
+function takeUnnumbered(stores: readonly string[]): boolean {
+  const key = scopeKey(stores);
+  const n = unnumberedOnce.get(key) ?? 0;
+  if (n === 0) return false;
+  if (n === 1) unnumberedOnce.delete(key);
+  else unnumberedOnce.set(key, n - 1);
+  return true;
+}
+
 export interface CaptureOptions {
   /** Receives each committed transaction's changes. */
   sink: (tx: CapturedTx) => void;
@@ -40,6 +63,8 @@ export interface CaptureOptions {
   blocked: () => string | null;
   /** While true (a rebuild replaying the journal), writes are neither numbered nor captured. */
   suspended: () => boolean;
+  /** A transaction was let through unnumbered (leaveNextUnnumbered): the journal lacks it. */
+  missed?: () => void;
 }
 
 interface TxState {
@@ -67,7 +92,11 @@ export function captureMiddleware(options: CaptureOptions): Middleware<DBCore> {
       return {
         ...down,
         transaction(stores, mode, txOptions) {
-          const capture = mode === 'readwrite' && !options.suspended() && stores.some((s) => !UNJOURNALED_TABLES.has(s));
+          let capture = mode === 'readwrite' && !options.suspended() && stores.some((s) => !UNJOURNALED_TABLES.has(s));
+          if (capture && takeUnnumbered(stores)) {
+            capture = false;
+            options.missed?.();
+          }
           const scope = capture && !stores.includes(MARKS_TABLE) ? [...stores, MARKS_TABLE] : stores;
           const trans = down.transaction(scope, mode, txOptions);
           if (capture) {

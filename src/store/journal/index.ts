@@ -25,6 +25,7 @@ export async function openJournaledDb(files: JournalFiles, name?: string, option
       sink: (tx) => journal.append(tx),
       blocked: () => journal.blocked,
       suspended: () => journal.replaying,
+      missed: () => journal.noteMissed(),
     }),
   ]);
   return { db, journal };

@@ -105,6 +105,11 @@ export class Journal {
     return this.chain;
   }
 
+  /** A change reached the store without a record (capture.ts leaveNextUnnumbered): the next compaction rebuilds. */
+  noteMissed(): void {
+    this.set({ missed: this.current.missed + 1 });
+  }
+
   /** Called after a compaction covered everything: earlier failed appends no longer matter. */
   markRepaired(): void {
     this.set({ missed: 0, error: null });
