@@ -41,4 +41,12 @@ export interface EditorSlots {
   beforeSidePanel?: EditorSlot;
   /** Right-hand docks, right of the side panel. */
   afterSidePanel?: EditorSlot;
+  /** Frames the timeline marks for checking (e.g. low-confidence propagations), as an external store per session. */
+  timelineFlags?: (session: EditorSession) => FrameFlagStore;
+}
+
+export interface FrameFlagStore {
+  subscribe(fn: () => void): () => void;
+  /** The same map object until something changed (React's useSyncExternalStore). */
+  get(): ReadonlyMap<number, string>;
 }
