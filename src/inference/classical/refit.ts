@@ -37,6 +37,8 @@ export interface RefitOptions {
   open?: number;
   /** Groups smaller than this many pixels are carried unchanged (default 64). */
   minArea?: number;
+  /** Only the largest this many groups are fitted, the rest carried (default 12): grated shreds come by the hundred. */
+  maxGroups?: number;
 }
 
 export interface GroupFit {
@@ -264,8 +266,9 @@ export function refitLabels(cv: Cv, image: RgbaImage, carried: LabelMap, options
   const rgb = rgbMat(cv, image);
   try {
     const { ids, groups: found } = objectGroups(carried);
+    const chosen = new Set([...found].sort((a, b) => b.area - a.area).slice(0, options.maxGroups ?? 12));
     for (const g of found) {
-      if (g.area < (options.minArea ?? 64)) {
+      if (g.area < (options.minArea ?? 64) || !chosen.has(g)) {
         groups.push({ box: g.box, carried: g.area, fitted: g.area, agreement: 1 });
         continue;
       }
