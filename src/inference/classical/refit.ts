@@ -289,12 +289,17 @@ export function refitLabels(cv: Cv, image: RgbaImage, carried: LabelMap, options
       const states = splitStates(rgb, crop, fg, assignStates(fg, local, cw, crop.h), local);
       let inter = 0;
       let fitted = 0;
-      for (let y = 0; y < crop.h; y++) {
+      for (let k = 0; k < states.length; k++) {
+        if (states[k]) fitted++;
+        if (states[k] && local[k]) inter++;
+      }
+      // A fit that keeps under a third of the carried mask found no object there (a stroke painted
+      // over texture, a low-contrast object): the carried mask is kept, its low agreement reported.
+      const kept = inter >= g.area / 3;
+      for (let y = 0; y < crop.h && kept; y++) {
         for (let x = 0; x < cw; x++) {
           const k = y * cw + x;
           const i = (crop.y + y) * width + crop.x + x;
-          if (states[k]) fitted++;
-          if (states[k] && local[k]) inter++;
           // Pixels of this group are replaced; other groups' pixels in the crop stay as carried.
           if (ids[i] === g.id || (!carried.data[i] && states[k])) out[i] = states[k];
         }
