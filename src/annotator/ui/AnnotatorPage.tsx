@@ -36,7 +36,10 @@ import { useWatchMode } from './watchMode';
 import { FillConfirm } from './FillConfirm';
 import { usePersistedBrushSize } from './usePersistedBrushSize';
 import { phaseChangesFor, rangeBounds, type FrameRange } from '../phases';
-import type { EditorSlotContext, EditorSlots } from './editorSlots';
+import type { EditorSlotContext, EditorSlots, FrameFlagStore } from './editorSlots';
+
+const NO_FLAG_MAP: ReadonlyMap<number, string> = new Map();
+const NO_FLAGS: FrameFlagStore = { subscribe: () => () => undefined, get: () => NO_FLAG_MAP };
 
 export function AnnotatorPage({ clipId, frame, slots = {} }: { clipId: string; frame: number; slots?: EditorSlots }) {
   const db = useDb();
@@ -179,6 +182,8 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
   // The reviewer's rejections, shown on the timeline whether or not reviewer mode is on.
   const verdicts = useLiveQuery(() => listFrameVerdicts(db, clip.id), [db, clip.id]);
   const rejected = useMemo(() => new Map([...(verdicts ?? new Map()).entries()].filter(([, v]) => v.verdict === 'reject')), [verdicts]);
+  const flagStore = useMemo(() => slots.timelineFlags?.(session) ?? NO_FLAGS, [slots, session]);
+  const flagged = useSyncExternalStore(flagStore.subscribe, flagStore.get);
   const [selection, setSelection] = useState<FrameRange | null>(null);
   usePersistedBrushSize(session);
   const view = useEditorView();
@@ -385,7 +390,7 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
         />
         {AfterSidePanel && <AfterSidePanel {...slot} />}
       </div>
-      <Timeline frames={frames} areas={areas} current={k} onPick={(i) => commands.goToFrame(i)} rejected={rejected} selection={selection} onSelect={setSelection} />
+      <Timeline frames={frames} areas={areas} current={k} onPick={(i) => commands.goToFrame(i)} rejected={rejected} selection={selection} onSelect={setSelection} flagged={flagged} />
       {sheet && <ShortcutSheet registry={registry} onClose={() => setSheet(false)} />}
       {palette && <CommandPalette ctx={ctx} registry={registry} onClose={() => setPalette(false)} />}
     </div>

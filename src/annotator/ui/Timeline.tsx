@@ -1,7 +1,8 @@
 /**
  * The filmstrip: one cell per frame with its state (empty, annotated, ignored, reviewed), a
  * sparkline bar of actionable (red) and transformed (green) area, a band below for the phase, and a
- * red mark on frames the reviewer rejected (the note on hover). Reads frame metadata, the
+ * red mark on frames the reviewer rejected (the note on hover), an amber one on frames propagated
+ * with low confidence (`flagged`, the reason on hover). Reads frame metadata, the
  * denormalised areas and the verdicts only; never pixels.
  *
  * A click goes to a frame. Shift-click, or a drag across cells, selects a range of frames instead,
@@ -50,9 +51,11 @@ interface Props {
   rejected?: ReadonlyMap<number, FrameVerdict>;
   selection?: FrameRange | null;
   onSelect?: (range: FrameRange | null) => void;
+  /** Frames to check (e.g. propagated with low confidence), with the reason, by index. */
+  flagged?: ReadonlyMap<number, string>;
 }
 
-export function Timeline({ frames, areas, current, onPick, rejected, selection = null, onSelect }: Props) {
+export function Timeline({ frames, areas, current, onPick, rejected, selection = null, onSelect, flagged }: Props) {
   const byFrame = new Map(areas.map((a) => [a.frameIndex, a]));
   const maxArea = Math.max(1, ...areas.map((a) => a.actArea + a.trfArea));
   const [lo, hi] = selection ? rangeBounds(selection) : [-1, -1];
@@ -73,6 +76,7 @@ export function Timeline({ frames, areas, current, onPick, rejected, selection =
         const state = frameState(f, a);
         const selected = f.index >= lo && f.index <= hi;
         const rejection = rejected?.get(f.index);
+        const flag = flagged?.get(f.index);
         return (
           <button
             key={f.index}
@@ -106,13 +110,15 @@ export function Timeline({ frames, areas, current, onPick, rejected, selection =
             data-phase={f.phase ?? ''}
             data-selected={selected ? 'true' : undefined}
             data-rejected={rejection ? 'true' : undefined}
+            data-low-confidence={flag ? 'true' : undefined}
             aria-current={f.index === current ? 'true' : undefined}
-            title={cellTitle(f, state, rejection)}
+            title={cellTitle(f, state, rejection) + (flag ? ` · ${flag}` : '')}
             className={`relative flex h-full min-w-3 flex-1 shrink-0 flex-col justify-end rounded-sm ${selected ? 'bg-sky-900' : STATE_BG[state]} ${
               f.index === current ? 'outline outline-2 outline-sky-400' : ''
             }`}
           >
             {rejection && <span className="absolute inset-x-0 top-0 block h-1.5 rounded-t-sm bg-red-600" data-testid="rejected-mark" />}
+            {flag && <span className="absolute right-0 top-2 block h-2 w-2 rounded-full bg-amber-400" data-testid="low-confidence-mark" />}
             <span className="flex flex-1 flex-col justify-end">
               {a && <span className="block bg-emerald-500" style={{ height: `${(100 * a.trfArea) / maxArea}%` }} />}
               {a && <span className="block bg-red-500" style={{ height: `${(100 * a.actArea) / maxArea}%` }} />}

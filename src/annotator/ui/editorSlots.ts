@@ -48,4 +48,12 @@ export interface EditorSlots {
    * Return the same objects from render to render (see roomActions.ts).
    */
   useActions?: (ctx: EditorSlotContext) => readonly Action[];
+  /** Frames the timeline marks for checking (e.g. low-confidence propagations), as an external store per session. */
+  timelineFlags?: (session: EditorSession) => FrameFlagStore;
+}
+
+export interface FrameFlagStore {
+  subscribe(fn: () => void): () => void;
+  /** The same map object until something changed (React's useSyncExternalStore). */
+  get(): ReadonlyMap<number, string>;
 }

@@ -17,6 +17,7 @@ import { AiAssist } from '../../inference/ui/AiAssist';
 import { AiToolStatus } from '../../inference/ui/AiToolStatus';
 import { Proposals } from '../../inference/ui/proposals/Proposals';
 import { PropagatePanel } from '../../inference/ui/propagate/PropagatePanel';
+import { lowConfidenceStore } from '../../inference/ui/propagate/propagationNotes';
 import { SuggestStatesFallback } from '../../inference/ui/fallback/SuggestStates';
 import { ReviewerOverlay, ReviewerToggle } from '../../review/ui/ReviewerMode';
 import { WatchPanel } from './WatchPanel';
@@ -72,7 +73,7 @@ function ReviewSlot({ db, clip, session, frameIndex, goToFrame }: EditorSlotCont
 const ROOM_ACTIONS: readonly Action[] = [...REVIEW_ACTIONS, ...ASSIST_ACTIONS];
 const useRoomActions = () => ROOM_ACTIONS;
 
-const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions };
+const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions, timelineFlags: lowConfidenceStore };
 
 export function EditorPage({ clipId, frame }: { clipId: string; frame: number }) {
   // An import that did not finish has a clip row promising frames that are not stored: the editor

@@ -10,6 +10,8 @@
 import type { Box, LabelMap, RgbaImage } from '../../masks/labelMap';
 import type { ClassicalHandler } from './handler';
 import type { FlowOptions, FlowPropagation } from './flow';
+import type { ShiftEstimate, ShiftQuery } from './motion';
+import type { Refit, RefitOptions } from './refit';
 import type { ClassicalMethod, ClassicalMethods, ClassicalRequest, ClassicalResponse } from './protocol';
 import type { GrabCutOptions, RegionOptions } from './segment';
 import type { ClassifierOptions, StatePrediction, TrainingFrame } from './stateClassifier';
@@ -111,6 +113,25 @@ export class ClassicalClient {
     const r = await this.call('propagateByFlow', { prev: a, next: b, labels: l, options }, [a.data.buffer, b.data.buffer, l.data.buffer] as ArrayBuffer[]);
     this.lastMs.propagateByFlow = r.ms;
     return { map: r.map, confidence: r.confidence };
+  }
+
+  /** Where each masked object of `a` went on `b` (motion.ts); the masks are copied, the images too. */
+  async estimateShifts(a: RgbaImage, b: RgbaImage, queries: readonly ShiftQuery[]): Promise<ShiftEstimate[]> {
+    const x = copyImage(a);
+    const y = copyImage(b);
+    const q = queries.map((k) => ({ ...k, mask: k.mask.slice() }));
+    const r = await this.call('estimateShifts', { a: x, b: y, queries: q }, [x.data.buffer, y.data.buffer, ...q.map((k) => k.mask.buffer)] as ArrayBuffer[]);
+    this.lastMs.estimateShifts = r.ms;
+    return r.shifts;
+  }
+
+  /** GrabCut re-fit of a carried label map to `image` (refit.ts). */
+  async refitLabels(image: RgbaImage, carried: LabelMap, options?: RefitOptions): Promise<Refit> {
+    const img = copyImage(image);
+    const l = copyMap(carried);
+    const r = await this.call('refitLabels', { image: img, carried: l, options }, [img.data.buffer, l.data.buffer] as ArrayBuffer[]);
+    this.lastMs.refitLabels = r.ms;
+    return { map: r.map, groups: r.groups };
   }
 
   /** Trains the colour/texture state classifier on `train` and labels `target` (inside `targetMask` when given). */

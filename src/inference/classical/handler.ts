@@ -6,6 +6,8 @@
 import type { Cv } from './cv';
 import { grabCut, regionFromClick, scissorsPath, scissorsRegion } from './segment';
 import { propagateByFlow } from './flow';
+import { estimateShift } from './motion';
+import { refitLabels } from './refit';
 import { predictStates, trainStateModel } from './stateClassifier';
 import { resultTransfer, type ClassicalMethod, type ClassicalMethods, type ClassicalRequest, type ClassicalResponse } from './protocol';
 
@@ -56,6 +58,18 @@ export function createClassicalHandler(loadCv: () => Promise<{ cv: Cv }>): Class
         const t0 = performance.now();
         const { prev, next, labels, options } = request.params;
         return { ...propagateByFlow(cv, prev, next, labels, options), ms: performance.now() - t0 };
+      }
+      case 'estimateShifts': {
+        // Pure TS: no OpenCV needed.
+        const t0 = performance.now();
+        const { a, b, queries } = request.params;
+        return { shifts: queries.map((q) => estimateShift(a, b, q)), ms: performance.now() - t0 };
+      }
+      case 'refitLabels': {
+        const { cv } = await opencv();
+        const t0 = performance.now();
+        const { image, carried, options } = request.params;
+        return { ...refitLabels(cv, image, carried, options), ms: performance.now() - t0 };
       }
       case 'classifyStates': {
         const { train, target, targetMask, options } = request.params;

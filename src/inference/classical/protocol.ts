@@ -6,6 +6,8 @@
 import type { Box, LabelMap, RgbaImage } from '../../masks/labelMap';
 import type { GrabCutOptions, RegionOptions } from './segment';
 import type { FlowOptions, FlowPropagation } from './flow';
+import type { ShiftEstimate, ShiftQuery } from './motion';
+import type { Refit, RefitOptions } from './refit';
 import type { ClassifierOptions, StatePrediction, TrainingFrame } from './stateClassifier';
 
 export interface ClassicalMethods {
@@ -16,6 +18,10 @@ export interface ClassicalMethods {
   scissorsPath: { params: { image: RgbaImage; points: { x: number; y: number }[] }; result: { path: { x: number; y: number }[]; ms: number } };
   scissorsRegion: { params: { image: RgbaImage; points: { x: number; y: number }[] }; result: { path: { x: number; y: number }[]; mask: Uint8Array; ms: number } };
   propagateByFlow: { params: { prev: RgbaImage; next: RgbaImage; labels: LabelMap; options?: FlowOptions }; result: FlowPropagation & { ms: number } };
+  /** Where each masked object of `a` went on `b` (motion.ts). */
+  estimateShifts: { params: { a: RgbaImage; b: RgbaImage; queries: ShiftQuery[] }; result: { shifts: ShiftEstimate[]; ms: number } };
+  /** GrabCut re-fit of a carried label map to its frame (refit.ts). */
+  refitLabels: { params: { image: RgbaImage; carried: LabelMap; options?: RefitOptions }; result: Refit & { ms: number } };
   classifyStates: {
     params: { train: TrainingFrame[]; target: RgbaImage; targetMask?: Uint8Array; options?: ClassifierOptions };
     result: StatePrediction & { trainMs: number; predictMs: number; samples: number };

@@ -3,8 +3,11 @@
  * on t+1 (SAM: box + interior points per region, through the inference client) and combined into
  * t+1's map with a confidence. Re-detection replaces a region's prompt by one made from the SAM
  * grid proposal that overlaps it best on t+1 (SPOC re-runs detection every 10 frames because
- * trackers lose morphing objects). Without a SAM model the optical-flow fallback warps the whole
- * map instead (src/inference/classical).
+ * trackers lose morphing objects). Without a SAM model the weight-free fallback tracks each object
+ * by template matching (through the clip's native frames between the sampled ones when the source
+ * has them) and re-fits it with GrabCut, with a confidence calibrated against measured IoU
+ * (track.ts, calibration.ts); a backend offering only optical flow warps the whole map instead
+ * (src/inference/classical).
  */
 import type { LabelMap, RgbaImage } from '../../masks/labelMap';
 import type { SamPrompt } from '../models/samGeometry';
@@ -18,6 +21,8 @@ import { combineRegions } from './combine';
 import { frameConfidence, regionConfidence, shapeAgreement } from './confidence';
 import { carryTags, type CarriedTag, type TagSuccessor } from './tags';
 import { regionPrompt, type RegionPromptOptions } from './prompts';
+import { rawTrackScore, trackConfidence } from './calibration';
+import { trackLabels, type TrackBackend } from './track';
 import { stateRegions, type PropRegion } from './regions';
 
 /** What propagation needs from the inference client (InferenceClient satisfies it). */
@@ -31,6 +36,12 @@ export interface SamPropagationBackend {
 /** The optical-flow fallback (src/inference/classical/classicalClient.ts satisfies it). */
 export interface FlowPropagationBackend {
   propagateByFlow(prev: RgbaImage, next: RgbaImage, labels: LabelMap): Promise<{ map: LabelMap; confidence: number }>;
+}
+
+/** The classical client offers both; tracking is used whenever it is there. */
+function canTrack(b: FlowPropagationBackend): b is FlowPropagationBackend & TrackBackend {
+  const t = b as Partial<TrackBackend>;
+  return typeof t.estimateShifts === 'function' && typeof t.refitLabels === 'function';
 }
 
 export type PropagationMethod = 'sam' | 'flow';
@@ -60,6 +71,8 @@ export interface PropagationResult {
   redetected: boolean;
   /** Instance tags handed on to t+1 (tags.ts). */
   tags: CarriedTag[];
+  /** Weight-free tracking: how many native frames between from and to it stepped through (0: none were available). */
+  nativeFrames?: number;
   ms: number;
 }
 
@@ -68,6 +81,12 @@ export interface PropagationSource {
   getImage(k: number): Promise<RgbaImage>;
   /** Key of frame k in the worker's embedding cache (shared with the SAM click tool). */
   frameKey(k: number): string;
+  /**
+   * The clip's native frames strictly between sampled frames `from` and `to`, in order, at the
+   * clip's size, when its source video is at hand. Weight-free tracking steps through them (small
+   * motions instead of one jump); without it, it works from the sampled frames alone.
+   */
+  framesBetween?(from: number, to: number): AsyncIterable<RgbaImage>;
 }
 
 export interface PropagateFrameOptions extends RegionPromptOptions {
@@ -80,6 +99,11 @@ export interface PropagateFrameOptions extends RegionPromptOptions {
   redetect?: boolean;
   /** Points per side of the re-detection grid (default 16: 256 decodes). */
   gridSize?: number;
+  /**
+   * Confidence of frame t's map when it was itself propagated (1 or absent: a person made it).
+   * Weight-free tracking folds it in, since a chain carries its errors on.
+   */
+  previousConfidence?: number;
   signal?: AbortSignal;
 }
 
@@ -209,6 +233,7 @@ async function propagateByFlow(
   aborted(options.signal);
   // Only the regions propagation carries (specks dropped), as with SAM.
   const carried = combineRegions(previous.width, previous.height, regions.map((r) => ({ label: r.label, mask: r.mask, confidence: 0 })));
+  if (canTrack(backend)) return propagateByTracking(backend, source, options, regions, carried, prevImage, nextImage, t0);
   // The flow call takes no signal: race it, so Cancel answers at once even if the worker is slow.
   const flow = await abortable(backend.propagateByFlow(prevImage, nextImage, carried), options.signal);
   aborted(options.signal);
@@ -247,4 +272,51 @@ function successorOf(previous: CroppedMask, candidates: readonly CroppedMask[]):
     }
   }
   return best;
+}
+
+/** Counts the frames an iterable hands out while passing them on. */
+async function* counted(frames: AsyncIterable<RgbaImage>, seen: { n: number }): AsyncIterable<RgbaImage> {
+  for await (const f of frames) {
+    seen.n++;
+    yield f;
+  }
+}
+
+async function propagateByTracking(
+  backend: TrackBackend,
+  source: PropagationSource,
+  options: PropagateFrameOptions,
+  regions: PropRegion[],
+  carried: LabelMap,
+  prev: RgbaImage,
+  next: RgbaImage,
+  t0: number,
+): Promise<PropagationResult> {
+  const { from } = options;
+  const to = from + 1;
+  const seen = { n: 0 };
+  const between = source.framesBetween ? counted(source.framesBetween(from, to), seen) : undefined;
+  const tracked = await trackLabels(backend, { prev, next, between, labels: carried, signal: options.signal });
+  const raw = rawTrackScore(tracked.groups, options.previousConfidence ?? 1);
+  const confidence = raw === null ? 0 : trackConfidence(raw, options.previousConfidence ?? 1);
+  const nextRegions = stateRegions(tracked.map, { minArea: 1 });
+  const successors: TagSuccessor[] = [];
+  const outcomes: RegionOutcome[] = regions.map((region) => {
+    const same = nextRegions.filter((n) => n.label === region.label).map((n) => n.mask);
+    const successor = successorOf(region.mask, same);
+    successors.push({ instanceId: region.instanceId, label: region.label, mask: successor });
+    return {
+      label: region.label,
+      instanceId: region.instanceId,
+      previousArea: region.mask.area,
+      area: successor?.area ?? 0,
+      quality: raw ?? 0,
+      shape: successor ? shapeAgreement(region.mask, successor) : 0,
+      // The calibration is per frame: every region reports the frame's calibrated confidence.
+      confidence: successor ? confidence : 0,
+      redetected: false,
+    };
+  });
+  const tags = carryTags(tracked.map, successors);
+  return { from, to, method: 'flow', map: tracked.map, confidence: frameConfidence(outcomes), regions: outcomes, redetected: false, tags, nativeFrames: seen.n, ms: performance.now() - t0 };
 }

@@ -16,7 +16,7 @@ import { inferenceClient, samModelOf, useAssist } from '../assistStore';
 import { flowEngine } from './flowEngine';
 import { writePropagated } from './sessionPropagation';
 import { shownFrameRgba } from '../frameSource';
-import { PropagationNotes } from './propagationNotes';
+import { LOW_CONFIDENCE, propagationNotesFor } from './propagationNotes';
 
 type Props = Pick<EditorSlotContext, 'session' | 'images' | 'frameIndex' | 'goToFrame'>;
 
@@ -33,17 +33,18 @@ const STATE = { 1: 'actionable', 2: 'transformed' } as const;
 
 function regionLines(r: PropagationResult): string {
   return r.regions
-    .map((g) => `${STATE[g.label]}${g.instanceId !== null ? ` #${g.instanceId}` : ''}: ${g.previousArea} → ${g.area} px, ${r.method === 'sam' ? 'SAM IoU' : 'flow'} ${g.quality.toFixed(2)}, shape ${g.shape.toFixed(2)} → ${g.confidence.toFixed(2)}${g.redetected ? ' (re-detected)' : ''}`)
+    .map((g) => `${STATE[g.label]}${g.instanceId !== null ? ` #${g.instanceId}` : ''}: ${g.previousArea} → ${g.area} px, ${r.method === 'sam' ? 'SAM IoU' : r.nativeFrames !== undefined ? `tracked${r.nativeFrames > 0 ? ` through ${r.nativeFrames} native frames` : ''}, raw score` : 'flow'} ${g.quality.toFixed(2)}, shape ${g.shape.toFixed(2)} → ${g.confidence.toFixed(2)}${g.redetected ? ' (re-detected)' : ''}`)
     .join('\n');
 }
 
-const METHOD_LABEL = { sam: 'SAM', flow: 'optical flow (fallback: no SAM model)' } as const;
+const METHOD_LABEL = { sam: 'SAM', flow: 'weight-free tracking and GrabCut (fallback: no SAM model)' } as const;
 
 export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props) {
   const models = useAssist((s) => s.models);
   const samModelId = samModelOf(models)?.id ?? null;
   // A note lives as long as the masks it describes: any later edit of its frame drops it.
-  const notesStore = useMemo(() => new PropagationNotes<FrameNote>(session), [session]);
+  // Shared with the timeline, which marks the frames under LOW_CONFIDENCE.
+  const notesStore = useMemo(() => propagationNotesFor<FrameNote>(session), [session]);
   useEffect(() => notesStore.attach(), [notesStore]);
   const notes = useSyncExternalStore(
     useCallback((fn: () => void) => notesStore.subscribe(fn), [notesStore]),
@@ -99,7 +100,8 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
     try {
       const previous = await session.loadMap(from);
       const tags = session.snapshot.frameIndex === from ? session.tags : [];
-      const result = await propagateFrame(await engine(), source, { from, previous, tags, signal: ctrl.signal });
+      const previousConfidence = notesStore.get(from)?.confidence;
+      const result = await propagateFrame(await engine(), source, { from, previous, tags, previousConfidence, signal: ctrl.signal });
       if (result.confidence === null) {
         setMessage(`frame ${from + 1} has no regions to propagate`);
         return;
@@ -133,7 +135,9 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
             forget(from + 1);
             // Each step starts on the frame the last one wrote, with the tags carried there.
             const tags = session.snapshot.frameIndex === from ? session.tags : [];
-            return propagateFrame(eng, source, { from, previous, tags, redetect, signal: ctrl.signal });
+            // A chain's errors carry on: the frame it starts from was recorded by the step before.
+            const previousConfidence = notesStore.get(from)?.confidence;
+            return propagateFrame(eng, source, { from, previous, tags, redetect, previousConfidence, signal: ctrl.signal });
           },
           loadMap: (k) => session.loadMap(k),
           write: async (r) => {
@@ -186,7 +190,7 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
       >
         Forward…
       </button>
-      {method === 'flow' && <span className="text-amber-300" data-testid="propagate-fallback" title="No SAM model is loaded: propagation warps masks by optical flow">flow fallback</span>}
+      {method === 'flow' && <span className="text-amber-300" data-testid="propagate-fallback" title="No SAM model is loaded: propagation tracks each object (through the video's native frames when the clip has them) and re-fits it with GrabCut">flow fallback</span>}
       {busy && (
         <span className="flex items-center gap-1 text-cyan-300" data-testid="propagate-progress" data-done={busy.done} data-total={busy.total}>
           propagating {busy.total > 1 ? `${busy.done}/${busy.total} · ` : ''}
@@ -198,11 +202,11 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
       )}
       {!busy && here && (
         <span
-          className={here.confidence >= 0.75 ? 'text-emerald-300' : 'text-amber-300'}
+          className={here.confidence >= LOW_CONFIDENCE ? 'text-emerald-300' : 'text-amber-300'}
           data-testid="propagate-confidence"
           data-confidence={here.confidence.toFixed(4)}
           data-method={here.method}
-          title={`Confidence = mean of the model's IoU estimate and the shape agreement with the previous frame's regions, weighted by area (docs/inference.md)\n${here.detail}`}
+          title={`${here.method === 'sam' ? "Confidence = mean of SAM's IoU estimate and the shape agreement with the previous frame's regions, weighted by area" : 'Confidence = the IoU such a propagation is expected to have, calibrated on generated clips with exact ground truth'} (docs/inference.md)\n${here.detail}`}
         >
           propagated from {here.from + 1} ({here.method === 'sam' ? 'SAM' : 'flow'}{here.redetected ? ', re-detected' : ''}) · confidence {here.confidence.toFixed(2)}
         </span>

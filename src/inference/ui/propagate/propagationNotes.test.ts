@@ -12,7 +12,7 @@ import { freshDb, importDraft } from '../../../store/testFixtures';
 import type { Clip } from '../../../store/types';
 import type { PropagationResult } from '../../propagate/propagateFrame';
 import { writePropagated } from './sessionPropagation';
-import { PropagationNotes } from './propagationNotes';
+import { LOW_CONFIDENCE, PropagationNotes, lowConfidenceStore, propagationNotesFor } from './propagationNotes';
 
 let db: SpocDb;
 let clip: Clip;
@@ -73,6 +73,27 @@ describe('propagation notes', () => {
     expect(notes.get(3)).toBeUndefined();
     expect(renders).toBe(2);
     detach();
+    await s.close();
+  });
+});
+
+describe('low-confidence propagations on the timeline', () => {
+  it('flags a frame propagated under the threshold, not one above it, and drops the flag with the note', async () => {
+    const s = await EditorSession.open(db, clip, 'ann', 0);
+    const notes = propagationNotesFor<{ from: number; confidence: number }>(s);
+    expect(propagationNotesFor(s)).toBe(notes); // the panel and the timeline share it
+    const flags = lowConfidenceStore(s);
+    const seen: number[] = [];
+    const stop = flags.subscribe(() => seen.push(flags.get().size));
+    notes.record(1, { from: 0, confidence: 0.95 });
+    notes.record(2, { from: 1, confidence: LOW_CONFIDENCE - 0.2 });
+    expect([...flags.get().keys()]).toEqual([2]);
+    expect(flags.get().get(2)).toMatch(/propagated from 2 with low confidence 0\.65/);
+    expect(flags.get()).toBe(flags.get()); // stable between changes, for useSyncExternalStore
+    notes.forget(2);
+    expect(flags.get().size).toBe(0);
+    expect(seen).toEqual([0, 1, 0]);
+    stop();
     await s.close();
   });
 });
