@@ -168,6 +168,17 @@ test('a video import keeps its H.264 source: watch it at 10 fps, decode the fram
   await page.getByRole('button', { name: 'Reset brightness and contrast' }).click();
   await expect(page.getByTestId('editor-canvas').locator('canvas').nth(0)).toHaveCSS('filter', 'none');
 
+  // Propagation (no SAM model: the weight-free tracker) steps through the kept video's native
+  // frames between two samples: 9 at 10 fps sampled at 1 fps.
+  await page.keyboard.press('1');
+  const canvasBox = (await page.getByTestId('editor-canvas').boundingBox())!;
+  await page.mouse.move(canvasBox.x + canvasBox.width / 2 - 20, canvasBox.y + canvasBox.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(canvasBox.x + canvasBox.width / 2 + 20, canvasBox.y + canvasBox.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await page.getByRole('button', { name: 'Propagate →' }).click();
+  await expect(page.getByTestId('propagate-confidence')).toHaveAttribute('title', /tracked through 9 native frames/, { timeout: 120_000 });
+
   // Delete for good: the kept file goes with the last clip that used it.
   await page.getByRole('link', { name: '← clips' }).click();
   await page.getByTestId('clip-card').filter({ hasText: 'kitchen' }).getByRole('button', { name: 'Move kitchen to the trash' }).click();

@@ -16,6 +16,8 @@ import { inferenceClient, samModelOf, useAssist } from '../assistStore';
 import { flowEngine } from './flowEngine';
 import { writePropagated } from './sessionPropagation';
 import { shownFrameRgba } from '../frameSource';
+import { useDb } from '../../../workspace/db';
+import { NativeFrames } from './nativeFrames';
 import { LOW_CONFIDENCE, propagationNotesFor } from './propagationNotes';
 
 type Props = Pick<EditorSlotContext, 'session' | 'images' | 'frameIndex' | 'goToFrame'>;
@@ -62,7 +64,15 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
     return { kind: 'flow', backend: await flowEngine() };
   }, [samModelId]);
 
+  const db = useDb();
+  const native = useMemo(() => new NativeFrames(db, session.clip), [db, session]);
+  useEffect(() => () => native.close(), [native]);
   const source: PropagationSource = { getImage: (k) => shownFrameRgba(images, k), frameKey: (k) => `${session.clip.id}/${k}` };
+  /** The weight-free tracker also steps through the kept video's native frames between samples. */
+  const sourceFor = async (eng: PropagationEngine): Promise<PropagationSource> => {
+    const framesBetween = eng.kind === 'flow' ? await native.forPropagation() : undefined;
+    return framesBetween ? { ...source, framesBetween } : source;
+  };
   const note = (r: PropagationResult) => notesStore.record(r.to, { from: r.from, method: r.method, confidence: r.confidence ?? 0, redetected: r.redetected, detail: regionLines(r) });
   // A note describes the propagation that wrote the frame; a new run over it makes it stale.
   const forget = (k: number) => notesStore.forget(k);
@@ -101,7 +111,8 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
       const previous = await session.loadMap(from);
       const tags = session.snapshot.frameIndex === from ? session.tags : [];
       const previousConfidence = notesStore.get(from)?.confidence;
-      const result = await propagateFrame(await engine(), source, { from, previous, tags, previousConfidence, signal: ctrl.signal });
+      const eng = await engine();
+      const result = await propagateFrame(eng, await sourceFor(eng), { from, previous, tags, previousConfidence, signal: ctrl.signal });
       if (result.confidence === null) {
         setMessage(`frame ${from + 1} has no regions to propagate`);
         return;
@@ -128,6 +139,7 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
     setMessage('');
     try {
       const eng = await engine();
+      const src = await sourceFor(eng);
       const report: ForwardReport = await propagateForward(
         { start, count, frameCount: session.clip.frameCount, threshold, redetectEvery, redetectBelow: Math.max(threshold, 0.75), signal: ctrl.signal },
         {
@@ -137,7 +149,7 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
             const tags = session.snapshot.frameIndex === from ? session.tags : [];
             // A chain's errors carry on: the frame it starts from was recorded by the step before.
             const previousConfidence = notesStore.get(from)?.confidence;
-            return propagateFrame(eng, source, { from, previous, tags, redetect, previousConfidence, signal: ctrl.signal });
+            return propagateFrame(eng, src, { from, previous, tags, redetect, previousConfidence, signal: ctrl.signal });
           },
           loadMap: (k) => session.loadMap(k),
           write: async (r) => {
