@@ -12,6 +12,8 @@ import type {
   FrameImage,
   FrameVerdict,
   FrameVerdictInput,
+  GestureDraftKey,
+  GestureDraftRow,
   Layer,
   LayerSource,
   MetaEntry,
@@ -20,7 +22,6 @@ import type {
   RevisionInput,
   Thumbnail,
 } from './types';
-import type { GestureDraftKey, GestureDraftRow } from './gestureDrafts';
 
 export const DEFAULT_DB_NAME = 'spoc-studio';
 

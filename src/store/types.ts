@@ -325,3 +325,44 @@ export interface FrameVerdict {
   at: number;
 }
 export type FrameVerdictInput = Omit<FrameVerdict, 'seq'> & { seq?: number };
+
+// ---- strokes in progress (store/gestureDrafts.ts) ----
+
+/** The pointer event as the tools receive it (annotator/tools/types.ts PointerInput). */
+export interface DraftPointer {
+  x: number;
+  y: number;
+  button: number;
+  shift: boolean;
+  alt: boolean;
+  clickCount?: number;
+}
+
+/** Tools whose gesture runs from pointer-down to pointer-up (and a flood fill's single click). */
+export type DraftTool = 'brush' | 'eraser' | 'lasso' | 'move' | 'fill';
+
+/** What the tool read when the gesture started (annotator/tools/types.ts ToolContext). */
+export interface DraftStart {
+  tool: DraftTool;
+  activeClass: 0 | 1 | 2;
+  protect: boolean;
+  brushSize: number;
+  hitRadius: number;
+  /** Who painted: the name in force at pointer-down. */
+  author: string;
+}
+
+export interface GestureDraftRow {
+  clipId: string;
+  /** Gesture number: increasing per clip (a millisecond clock, bumped past the last one). */
+  gesture: number;
+  /** 0 for the pointer-down row (the one carrying `start`), then one per event. */
+  seq: number;
+  frameIndex: number;
+  kind: 'down' | 'move' | 'up';
+  p: DraftPointer;
+  at: number;
+  start?: DraftStart;
+}
+
+export type GestureDraftKey = [string, number, number];
