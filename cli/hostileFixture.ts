@@ -3,7 +3,7 @@
  * then `convert` to COCO and VISOR), copied fresh for every case, plus makers of broken files
  * (truncated, mislabelled or oversized PNGs, JPEGs that are text or lie about their size).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { encode as encodePng } from 'fast-png';
@@ -122,6 +122,17 @@ export function jpeg(w: number, h: number): Uint8Array {
 /** The first bytes of a baseline JPEG whose start-of-frame declares w x h (nothing after it). */
 export function jpegDeclaring(w: number, h: number): Uint8Array {
   return Uint8Array.of(0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, h >> 8, h & 255, w >> 8, w & 255, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1);
+}
+
+/**
+ * Whether "nobody" can run this checkout's CLI at all: a checkout inside a private folder (a
+ * `mktemp -d` clone is mode 0700) cannot be entered by another user, and then the cases that
+ * need "nobody" cannot run, whatever the CLI does.
+ */
+export function nobodyCanRunCli(): boolean {
+  const shim = path.resolve(__dirname, 'spoc-studio.mjs');
+  const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, shim, '--help'], { stdio: 'ignore', timeout: 60_000 });
+  return r.status === 0;
 }
 
 /**
