@@ -141,20 +141,18 @@ function Player({ file, clip, frames, goToFrame }: { file: File; clip: Clip; fra
       read();
     };
     const onMeta = () => Number.isFinite(v.duration) && setDuration(v.duration);
-    v.addEventListener('play', onPlay);
-    v.addEventListener('pause', onPause);
-    v.addEventListener('ended', onPause);
-    v.addEventListener('seeked', read);
-    v.addEventListener('timeupdate', read);
-    v.addEventListener('loadedmetadata', onMeta);
+    // One signal removes every listener at once.
+    const listening = new AbortController();
+    const on = { signal: listening.signal };
+    v.addEventListener('play', onPlay, on);
+    v.addEventListener('pause', onPause, on);
+    v.addEventListener('ended', onPause, on);
+    v.addEventListener('seeked', read, on);
+    v.addEventListener('timeupdate', read, on);
+    v.addEventListener('loadedmetadata', onMeta, on);
     return () => {
       cancelAnimationFrame(raf);
-      v.removeEventListener('play', onPlay);
-      v.removeEventListener('pause', onPause);
-      v.removeEventListener('ended', onPause);
-      v.removeEventListener('seeked', read);
-      v.removeEventListener('timeupdate', read);
-      v.removeEventListener('loadedmetadata', onMeta);
+      listening.abort();
     };
   }, [url]);
 
