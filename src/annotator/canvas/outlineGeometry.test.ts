@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLabelMap } from '../../masks/labelMap';
-import { boundarySegments, haloColour, outlineWidths, tilesTouching, OUTLINE_HALO_PX, OUTLINE_LINE_PX } from './outlineGeometry';
+import { boundarySegments, haloColour, outlineWidths, stateOutlineSegments, tilesTouching, OUTLINE_HALO_PX, OUTLINE_LINE_PX } from './outlineGeometry';
 
 /** Segments as [x0, y0, x1, y1] tuples, sorted, for comparison. */
 function segs(a: Float32Array): number[][] {
@@ -90,5 +90,29 @@ describe('outline widths', () => {
     expect(haloColour('#ffff00')).toBe('#000000');
     expect(haloColour('#1e3a8a')).toBe('#ffffff');
     expect(haloColour('#000000')).toBe('#ffffff');
+  });
+});
+
+describe('stateOutlineSegments', () => {
+  it('equals boundarySegments of each state, segment for segment and in order, on random maps and tiles', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let trial = 0; trial < 40; trial++) {
+      const w = 1 + Math.floor(rand() * 40);
+      const h = 1 + Math.floor(rand() * 30);
+      const map = createLabelMap(w, h);
+      // Blobs of 0/1/2 (and the odd other label) so that runs, not just single pixels, occur.
+      let v = 0;
+      for (let i = 0; i < map.data.length; i++) {
+        if (rand() < 0.2) v = rand() < 0.05 ? 3 : Math.floor(rand() * 3);
+        map.data[i] = v;
+      }
+      const tile = 3 + Math.floor(rand() * 12);
+      for (const t of tilesTouching(whole(w, h), w, h, tile)) {
+        const both = stateOutlineSegments(map, t);
+        expect(Array.from(both[1])).toEqual(Array.from(boundarySegments(map, 1, t)));
+        expect(Array.from(both[2])).toEqual(Array.from(boundarySegments(map, 2, t)));
+      }
+    }
   });
 });

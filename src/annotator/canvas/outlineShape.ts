@@ -2,11 +2,12 @@
  * The mask outlines on the canvas: one Konva shape that strokes, per class, the outline paths of
  * outlineGeometry.ts in two passes (halo, then line) at widths divided by the zoom, so they are the
  * same number of screen pixels at any zoom. Paths are cached per tile and rebuilt only for tiles a
- * change touched.
+ * change touched, and only when the layer is drawn: the many brush moves of one animation frame (or
+ * a frame switch followed by a stroke) cost one rebuild of the tiles they touched.
  */
 import Konva from 'konva';
 import type { Box, LabelMap } from '../../masks/labelMap';
-import { boundarySegments, haloColour, outlineWidths, tilesTouching, OUTLINE_TILE } from './outlineGeometry';
+import { haloColour, outlineWidths, stateOutlineSegments, tilesTouching, OUTLINE_TILE } from './outlineGeometry';
 import type { StateColours } from './stateColours';
 
 const LABELS = [1, 2] as const;
@@ -16,6 +17,8 @@ export class OutlineShape {
   private map: LabelMap | null = null;
   /** Per tile key, per label: the path of its outline edges (null when it has none). */
   private readonly tiles = new Map<string, Record<1 | 2, Path2D | null>>();
+  /** Tiles whose paths are out of date, by key, rebuilt at the next draw. */
+  private readonly dirty = new Map<string, Box>();
   private scale = 1;
   private colours: StateColours;
 
@@ -27,12 +30,13 @@ export class OutlineShape {
   setMap(map: LabelMap): void {
     this.map = map;
     this.tiles.clear();
-    this.rebuild({ x: 0, y: 0, w: map.width, h: map.height });
+    this.dirty.clear();
+    this.markDirty({ x: 0, y: 0, w: map.width, h: map.height });
   }
 
-  /** Pixels of `box` changed: rebuild the paths of the tiles whose edges they touch. */
+  /** Pixels of `box` changed: the tiles whose edges they touch are rebuilt at the next draw. */
   invalidate(box: Box): void {
-    if (this.map) this.rebuild(box);
+    if (this.map) this.markDirty(box);
   }
 
   setScale(scale: number): void {
@@ -43,17 +47,25 @@ export class OutlineShape {
     this.colours = colours;
   }
 
-  private rebuild(box: Box): void {
+  private markDirty(box: Box): void {
     const map = this.map!;
-    for (const tile of tilesTouching(box, map.width, map.height, OUTLINE_TILE)) {
-      const paths = { 1: toPath(boundarySegments(map, 1, tile)), 2: toPath(boundarySegments(map, 2, tile)) };
-      const key = `${tile.x},${tile.y}`;
+    for (const tile of tilesTouching(box, map.width, map.height, OUTLINE_TILE)) this.dirty.set(`${tile.x},${tile.y}`, tile);
+  }
+
+  private rebuild(): void {
+    const map = this.map;
+    if (!map) return;
+    for (const [key, tile] of this.dirty) {
+      const segments = stateOutlineSegments(map, tile);
+      const paths = { 1: toPath(segments[1]), 2: toPath(segments[2]) };
       if (paths[1] || paths[2]) this.tiles.set(key, paths);
       else this.tiles.delete(key);
     }
+    this.dirty.clear();
   }
 
   private draw(ctx: CanvasRenderingContext2D): void {
+    if (this.dirty.size > 0) this.rebuild();
     if (this.tiles.size === 0) return;
     const { line, halo } = outlineWidths(this.scale);
     ctx.save();
