@@ -172,13 +172,3 @@ describe('createDemoClip', () => {
     expect(mismatches).toBe(0);
   });
 });
-
-describe('render speed', () => {
-  it('prints ms/frame at 640x360 and 1280x720', async () => {
-    const { formatTimings, measureAll } = await import('./timing');
-    const rows = measureAll([[640, 360], [1280, 720]], 30);
-    console.log(`demo render timing\n${formatTimings(rows)}`);
-    // Loose bound so a slow CI machine does not fail; the target is < 15 ms at 720p.
-    for (const r of rows) expect(r.renderMeanMs).toBeLessThan(r.width >= 1280 ? 60 : 20);
-  });
-});

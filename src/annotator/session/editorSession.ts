@@ -14,7 +14,7 @@ import { decodeLayer, encodeLayer, parseLayer } from '../../masks/layers';
 import { History } from '../history';
 import { PersistQueue, type PendingWrite, type PersistStatus } from '../persistQueue';
 import { patchToRevision } from '../revisionPatch';
-import { clearFrame, copyFrame } from '../frameOps';
+import { labelsPatch } from '../frameOps';
 import { createTool } from '../tools/createTool';
 import type { PointerInput, Tool, ToolContext } from '../tools/types';
 import type { EditorToolId } from '../actions';
@@ -41,6 +41,23 @@ export interface SessionState {
 }
 
 type Listener<T> = (value: T) => void;
+
+/**
+ * A whole-frame change: the frame's next labels computed from its current map (a new array the
+ * session takes over), or null to leave the pixels. See docs/architecture.md (one transaction).
+ */
+export type FrameCompute = (map: LabelMap) => Uint8Array | null;
+
+export interface EditOptions {
+  /** The frame's next instance tags, given its current ones and its map after the pixels changed. */
+  tags?: (current: readonly InstanceTag[], map: LabelMap) => readonly InstanceTag[];
+}
+
+/** What `EditorSession.edit` did: one undo step and one write when applied, nothing otherwise. */
+export type EditOutcome =
+  | { status: 'applied'; frameIndex: number; patch: Patch | null }
+  | { status: 'unchanged'; frameIndex: number }
+  | { status: 'refused'; frameIndex: number; reason: string };
 
 /** Who edits: a fixed name, or a getter read at the moment of each write. */
 export type Author = string | (() => string);
@@ -72,7 +89,13 @@ export interface SamToolPort {
   clear(): void;
 }
 
-interface MutableToolContext extends ToolContext {
+/** The shown frame as the assist tools see it: the tools' context plus `edit` on that frame. */
+export interface ShownFrameHost extends ToolContext {
+  /** `EditorSession.edit` on the shown frame, synchronously: the patch, or null when nothing changed or it was refused. */
+  edit(action: string, compute: FrameCompute): Patch | null;
+}
+
+interface MutableToolContext extends ShownFrameHost {
   map: LabelMap;
   frameIndex: number;
   activeClass: PaintClass;
@@ -108,6 +131,7 @@ export class EditorSession {
   private readonly invalidateListeners = new Set<Listener<Box>>();
   private readonly frameListeners = new Set<Listener<LabelMap>>();
   private readonly stateListeners = new Set<Listener<SessionState>>();
+  private readonly editListeners = new Set<Listener<number>>();
   /** Set by the AI-assist UI once a SAM model is loaded; null otherwise. */
   private sam: SamToolPort | null = null;
   private readonly pending: PendingEditsPort | null;
@@ -116,6 +140,8 @@ export class EditorSession {
   /** A save failed in this session (a full disk): from then on every unsaved edit is kept, even one in flight. */
   private saveHasFailed = false;
   private pendingChain: Promise<void> = Promise.resolve();
+  /** Edits run one at a time, so two edits of a frame that is not shown never read the same stale map. */
+  private editChain: Promise<unknown> = Promise.resolve();
   private pendingError: string | null = null;
   /** Writes the input of a stroke in progress, so a crash cannot take a finished one (docs/durability.md). */
   private readonly drafts: GestureDraftRecorder | null;
@@ -145,6 +171,10 @@ export class EditorSession {
       hitRadius: 6,
       commit: (patch) => this.commit(patch),
       invalidate: (box) => this.emitInvalidate(box),
+      edit: (action, compute) => {
+        const outcome = this.editNow(this.ctx.frameIndex, this.ctx.map, action, compute, {});
+        return outcome.status === 'applied' ? outcome.patch : null;
+      },
     };
     this.tool = createTool('brush', this.ctx);
     this.state = {
@@ -202,6 +232,12 @@ export class EditorSession {
     return () => this.stateListeners.delete(fn);
   }
 
+  /** Called with the frame index after every committed change of a frame (shown or not): strokes, edits, undo, tags. */
+  onEdit(fn: Listener<number>): () => void {
+    this.editListeners.add(fn);
+    return () => this.editListeners.delete(fn);
+  }
+
   onPersist(fn: Listener<PersistStatus>): () => void {
     return this.queue.subscribe(fn);
   }
@@ -245,14 +281,8 @@ export class EditorSession {
   private async switchTo(index: number): Promise<void> {
     const token = ++this.loadToken;
     const map = await this.loadMap(index);
-    if (!this.historyLoaded.has(index)) {
-      const revisions = await listRevisions(this.db, this.clip.id, this.source, index);
-      if (token !== this.loadToken) return;
-      if (!this.historyLoaded.has(index)) {
-        this.history.loadFrame(index, revisions);
-        this.historyLoaded.add(index);
-      }
-    }
+    if (token !== this.loadToken) return;
+    await this.loadHistory(index);
     if (token !== this.loadToken) return; // a later switch won
     this.remember(index, map);
     this.ctx.map = map;
@@ -277,7 +307,16 @@ export class EditorSession {
     return decodeLayer(parseLayer(layer), { width: this.clip.width, height: this.clip.height });
   }
 
-  /** Keeps the maps of the last few frames shown (a 1080p map is 2 MB). */
+  /** Replays frame k's stored revisions into the undo stacks, once per session. */
+  private async loadHistory(index: number): Promise<void> {
+    if (this.historyLoaded.has(index)) return;
+    const revisions = await listRevisions(this.db, this.clip.id, this.source, index);
+    if (this.historyLoaded.has(index)) return;
+    this.history.loadFrame(index, revisions);
+    this.historyLoaded.add(index);
+  }
+
+  /** Keeps the maps of the last few frames shown or edited (a 1080p map is 2 MB). */
   private remember(index: number, map: LabelMap): void {
     this.recentMaps.delete(index);
     this.recentMaps.set(index, map);
@@ -302,8 +341,8 @@ export class EditorSession {
     this.sam = tool;
   }
 
-  /** What the SAM tool commits through: the current frame's map, class, protect, commit. */
-  get toolContext(): ToolContext {
+  /** The shown frame for the assist tools: its map, class, protect and `edit`. */
+  get toolContext(): ShownFrameHost {
     return this.ctx;
   }
 
@@ -313,7 +352,12 @@ export class EditorSession {
 
   /** Instance tags of the current frame. */
   get tags(): readonly InstanceTag[] {
-    return this.tagsByFrame.get(this.ctx.frameIndex) ?? [];
+    return this.tagsAt(this.ctx.frameIndex);
+  }
+
+  /** Instance tags of frame k as this tab knows them (read with its map by loadMap). */
+  tagsAt(k: number): readonly InstanceTag[] {
+    return this.tagsByFrame.get(k) ?? [];
   }
 
   /**
@@ -323,8 +367,7 @@ export class EditorSession {
   setTags(tags: readonly InstanceTag[]): void {
     if (this.state.readOnly) return;
     this.tagsByFrame.set(this.ctx.frameIndex, parseInstanceTags({ tags }));
-    this.queue.enqueue(this.pendingWrite(this.ctx.frameIndex, []));
-    this.setState({ revision: this.state.revision + 1 });
+    this.persist(this.ctx.frameIndex, this.ctx.map, null, false);
   }
 
   /** Tags the region under (x, y) with the current instance number; saved like any edit. */
@@ -332,8 +375,7 @@ export class EditorSession {
     const next = tagRegion(this.ctx.map, this.tags, x, y, this.state.instanceId);
     if (!next) return;
     this.tagsByFrame.set(this.ctx.frameIndex, next);
-    this.queue.enqueue(this.pendingWrite(this.ctx.frameIndex, []));
-    this.setState({ revision: this.state.revision + 1 });
+    this.persist(this.ctx.frameIndex, this.ctx.map, null, false);
   }
 
   setClass(value: PaintClass): void {
@@ -425,17 +467,10 @@ export class EditorSession {
   }
 
   clearFrame(): Promise<void> {
-    return this.afterLoad(() => this.clearNow());
-  }
-
-  private clearNow(): void {
-    if (this.state.readOnly) return;
-    this.tool.finish();
-    const patch = clearFrame(this.ctx.map, this.ctx.frameIndex);
-    if (patch) {
-      this.commit(patch);
-      this.emitInvalidate(patch.box);
-    }
+    return this.afterLoad(() => {
+      this.tool.finish();
+      this.editNow(this.ctx.frameIndex, this.ctx.map, 'clear', (map) => new Uint8Array(map.data.length));
+    });
   }
 
   /** Replaces this frame's masks with the previous frame's stored masks: one undoable step. */
@@ -445,12 +480,58 @@ export class EditorSession {
     if (this.state.readOnly || k <= 0) return;
     this.tool.finish();
     const previous = await this.loadMap(k - 1);
-    if (this.ctx.frameIndex !== k) return;
-    const patch = copyFrame(this.ctx.map, k, previous);
-    if (patch) {
-      this.commit(patch);
-      this.emitInvalidate(patch.box);
+    if (previous.width !== this.clip.width || previous.height !== this.clip.height) throw new RangeError(`frame ${k} has a different size`);
+    await this.edit(k, 'copy-frame', () => previous.data.slice());
+  }
+
+  /**
+   * One transaction for every whole-frame writer (an assist's accept, propagation, an agreement
+   * pick, suggested states, clear, copy): refuses on a read-only clip or while a stroke is under way
+   * on that frame, computes the frame's next labels from its current map, diffs them into one patch
+   * (one undo step), persists it with a revision named `action`, and redraws if the frame is shown.
+   * The frame need not be the one shown: its map is read (from memory or the store) and kept. Edits
+   * run in order, one at a time.
+   */
+  edit(frameIndex: number, action: string, compute: FrameCompute, options: EditOptions = {}): Promise<EditOutcome> {
+    const run = this.editChain.then(() => this.editAnyFrame(frameIndex, action, compute, options));
+    this.editChain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async editAnyFrame(frameIndex: number, action: string, compute: FrameCompute, options: EditOptions): Promise<EditOutcome> {
+    if (!Number.isInteger(frameIndex) || frameIndex < 0 || frameIndex >= this.clip.frameCount) {
+      return { status: 'refused', frameIndex, reason: `frame ${frameIndex + 1} is not in this ${this.clip.frameCount}-frame clip` };
     }
+    for (;;) {
+      await this.afterLoad(() => undefined);
+      if (this.state.readOnly) return this.editNow(frameIndex, this.ctx.map, action, compute, options);
+      if (frameIndex === this.ctx.frameIndex) return this.editNow(frameIndex, this.ctx.map, action, compute, options);
+      const map = await this.loadMap(frameIndex);
+      await this.loadHistory(frameIndex);
+      // A switch began meanwhile (perhaps to this very frame): decide again once it is done.
+      if (this.loadingIndex !== -1 || frameIndex === this.ctx.frameIndex) continue;
+      return this.editNow(frameIndex, map, action, compute, options);
+    }
+  }
+
+  /** The synchronous heart of `edit`, on a map already at hand (the shown one, or a loaded one). */
+  private editNow(frameIndex: number, map: LabelMap, action: string, compute: FrameCompute, options: EditOptions = {}): EditOutcome {
+    if (this.state.readOnly) return { status: 'refused', frameIndex, reason: 'this clip is open read-only here; nothing was changed' };
+    const shown = frameIndex === this.ctx.frameIndex;
+    if (shown && this.tool.busy) return { status: 'refused', frameIndex, reason: 'finish the stroke in progress first; nothing was changed' };
+    const next = compute(map);
+    const patch = next ? labelsPatch(map, next, frameIndex, action) : null;
+    const tagsBefore = this.tagsByFrame.get(frameIndex) ?? [];
+    const tagsAfter = options.tags ? parseInstanceTags({ tags: options.tags(tagsBefore, map) }) : null;
+    const tagsChanged = tagsAfter !== null && JSON.stringify(tagsAfter) !== JSON.stringify(tagsBefore);
+    if (!patch && !tagsChanged) return { status: 'unchanged', frameIndex };
+    if (tagsAfter && tagsChanged) this.tagsByFrame.set(frameIndex, tagsAfter);
+    if (!shown) this.remember(frameIndex, map);
+    if (patch) this.history.commit(patch);
+    this.persist(frameIndex, map, patch, false);
+    if (patch && shown) this.emitInvalidate(patch.box);
+    this.syncBusy();
+    return { status: 'applied', frameIndex, patch };
   }
 
   /** Writes everything pending now (on visibilitychange, before leaving the editor). */
@@ -503,6 +584,7 @@ export class EditorSession {
     this.invalidateListeners.clear();
     this.frameListeners.clear();
     this.stateListeners.clear();
+    this.editListeners.clear();
   }
 
   // ---- internals -------------------------------------------------------------------------------
@@ -517,26 +599,32 @@ export class EditorSession {
     fn();
   }
 
+  /** A tool's finished gesture on the shown frame (already applied to the map). */
   private commit(patch: Patch): void {
     this.history.commit(patch);
-    this.persist(patch);
+    this.persist(patch.frameIndex, this.ctx.map, patch, true);
     this.syncBusy();
   }
 
   /** An undo or redo, already applied to the map by History. */
   private applied(patch: Patch): void {
-    this.persist(patch);
+    this.persist(patch.frameIndex, this.ctx.map, patch, false);
     this.emitInvalidate(patch.box);
   }
 
-  private persist(patch: Patch): void {
+  /**
+   * Queues the frame's layer (from `map`) with the patch's revision, if any. A gesture's commit
+   * also settles the gesture's draft rows in the same write.
+   */
+  private persist(frameIndex: number, map: LabelMap, patch: Patch | null, gesture: boolean): void {
     const at = Date.now();
-    const revision = { ...patchToRevision(patch), clipId: this.clip.id, source: this.source, author: this.author(), at };
-    const draft = this.drafts?.take(patch.frameIndex) ?? null;
-    this.queue.enqueue({ ...this.pendingWrite(patch.frameIndex, [revision]), ...(draft ? { drafts: [draft] } : {}) });
+    const revisions = patch ? [{ ...patchToRevision(patch), clipId: this.clip.id, source: this.source, author: this.author(), at }] : [];
+    const draft = gesture ? (this.drafts?.take(frameIndex) ?? null) : null;
+    this.queue.enqueue({ ...this.pendingWrite(frameIndex, map, revisions), ...(draft ? { drafts: [draft] } : {}) });
     // While saves fail, every new edit joins the kept ones (the status may not change with it).
     if (this.queue.status.state === 'error' || this.saveHasFailed) this.keepOrDropPending();
     this.setState({ revision: this.state.revision + 1 });
+    for (const fn of this.editListeners) fn(frameIndex);
   }
 
   /**
@@ -568,8 +656,8 @@ export class EditorSession {
   }
 
   /** The frame's whole layer as it is now (masks and instance tags) plus the given revisions. */
-  private pendingWrite(frameIndex: number, revisions: RevisionInput[]): PendingWrite<LayerInput, RevisionInput> {
-    const { act, trf } = encodeLayer(this.ctx.map);
+  private pendingWrite(frameIndex: number, map: LabelMap, revisions: RevisionInput[]): PendingWrite<LayerInput, RevisionInput> {
+    const { act, trf } = encodeLayer(map);
     const tags = this.tagsByFrame.get(frameIndex) ?? [];
     return {
       clipId: this.clip.id,

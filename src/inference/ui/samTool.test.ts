@@ -14,6 +14,7 @@ import { TINY_TJS_RADII } from '../onnx/tiny/samTransformersJs';
 import { discStats, inProcessClient, solidImage, tinyFiles } from '../testSupport';
 import type { InferenceClient } from '../runtime/inferenceClient';
 import { applySamMask, SamTool, type SamHost } from './samTool';
+import { labelsPatch } from '../../annotator/frameOps';
 
 const W = 640;
 const H = 360;
@@ -30,7 +31,15 @@ afterAll(() => client.destroy());
 
 function host(activeClass: PaintClass = 1, protect = true): SamHost & { patches: Patch[]; map: LabelMap; activeClass: PaintClass; protect: boolean } {
   const patches: Patch[] = [];
-  return { map: createLabelMap(W, H), frameIndex: 0, activeClass, protect, patches, commit: (p) => patches.push(p), invalidate: () => undefined };
+  const map = createLabelMap(W, H);
+  // What EditorSession.edit does on the shown frame, minus storage: diff, apply, record the patch.
+  const edit = (action: string, compute: (m: LabelMap) => Uint8Array | null) => {
+    const next = compute(map);
+    const p = next ? labelsPatch(map, next, 0, action) : null;
+    if (p) patches.push(p);
+    return p;
+  };
+  return { map, frameIndex: 0, activeClass, protect, patches, edit };
 }
 
 const click = (x: number, y: number, extra: Partial<PointerInput> = {}): PointerInput => ({ x, y, button: 0, shift: false, alt: false, ...extra });

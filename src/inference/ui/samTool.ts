@@ -14,9 +14,8 @@
  * Each click decodes all prompts so far plus the low-res logits of the candidate shown last
  * (SAM's mask_input), so a click refines the mask rather than starting over.
  */
-import type { Box, LabelMap, RgbaImage } from '../../masks/labelMap';
+import type { LabelMap, RgbaImage } from '../../masks/labelMap';
 import { paintTable, type PaintClass } from '../../annotator/paint/paintRule';
-import { replaceFrame } from '../../annotator/frameOps';
 import type { Patch } from '../../annotator/patch';
 import type { PointerInput } from '../../annotator/tools/types';
 import type { SamBox, SamPoint, SamPrompt } from '../models/samGeometry';
@@ -38,8 +37,8 @@ export interface SamHost {
   readonly frameIndex: number;
   readonly activeClass: PaintClass;
   readonly protect: boolean;
-  commit(patch: Patch): void;
-  invalidate(box: Box): void;
+  /** Replaces the shown frame's labels through the editor's one transaction (EditorSession.edit): the patch, or null. */
+  edit(action: string, compute: (map: LabelMap) => Uint8Array | null): Patch | null;
 }
 
 export type SamStatus = 'idle' | 'embedding' | 'ready' | 'decoding' | 'error';
@@ -281,13 +280,8 @@ export class SamTool {
     const cls = host.activeClass;
     if (cls === 0) return null;
     const next = applySamMask(host.map, mask, cls, host.protect, mode);
-    const patch = replaceFrame(host.map, host.frameIndex, next, `sam-${mode}`);
     this.clear();
-    if (patch) {
-      host.commit(patch);
-      host.invalidate(patch.box);
-    }
-    return patch;
+    return host.edit(`sam-${mode}`, () => next);
   }
 
   destroy(): void {

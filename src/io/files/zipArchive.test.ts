@@ -75,15 +75,13 @@ describe('readZip', () => {
     await expect(readZip(blobOf(zip), 'bomb.zip')).rejects.toThrow(/bomb\.zip: entry "bomb\.png" would expand \d+:1, which looks like a zip bomb/);
   });
 
-  it('refuses the many-entry bomb (4,250 entries of ~1 MB of zeros) from its directory, in well under a second', async () => {
+  // Its speed is measured by npm run bench zip-bomb, not asserted here; memory shows nothing was inflated.
+  it('refuses the many-entry bomb (4,250 entries of ~1 MB of zeros) from its directory, without inflating it', async () => {
     const bomb = manyEntryBomb();
     expect(bomb.length).toBeLessThan(5 * 2 ** 20);
     const rssBefore = process.memoryUsage().rss;
-    const t = performance.now();
     const err = await readZip(blobOf(bomb), 'bomb.zip').catch((e: Error) => e);
-    const ms = performance.now() - t;
     expect((err as Error).message).toMatch(/^bomb\.zip: looks like a zip bomb: its first \d+ entries alone declare \d+\.\d MB of content in a 4\.5 MB file \(over 100:1/);
-    expect(ms).toBeLessThan(1000);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 2 ** 20);
   });
 

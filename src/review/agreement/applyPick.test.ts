@@ -43,8 +43,8 @@ describe('applyPick through the editor session', () => {
   it('take B writes B into gt as one revision by the reviewer; undo restores gt; ann:bob never changes', async () => {
     const s = await EditorSession.open(db, clip, 'rev', 0);
     const annBefore = await listLayers(db, clip.id, 'ann:bob');
-    const patch = applyPick(s.toolContext, 0, { a: { source: 'gt', map: s.map }, b: { source: 'ann:bob', map: await annMap() } }, { kind: 'take-b' });
-    expect(patch).not.toBeNull();
+    const outcome = await applyPick(s, 0, { a: { source: 'gt' }, b: { source: 'ann:bob', map: await annMap() } }, { kind: 'take-b' });
+    expect(outcome.status).toBe('applied');
     expect(Array.from(s.map.data)).toEqual(Array.from(ann0.data));
     await s.flush();
     expect(await stored('gt', 0)).toEqual(Array.from(ann0.data));
@@ -64,18 +64,29 @@ describe('applyPick through the editor session', () => {
     const s = await EditorSession.open(db, clip, 'rev', 0);
     const b = await annMap();
     const expected = Array.from(mergeMaps(gt0, b).data);
-    applyPick(s.toolContext, 0, { a: { source: 'gt', map: s.map }, b: { source: 'ann:bob', map: b } }, { kind: 'merge', rule: { extent: 'union', swap: 'a' } });
+    await applyPick(s, 0, { a: { source: 'gt' }, b: { source: 'ann:bob', map: b } }, { kind: 'merge', rule: { extent: 'union', swap: 'a' } });
     expect(Array.from(s.map.data)).toEqual(expected);
-    expect(applyPick(s.toolContext, 0, { a: { source: 'gt', map: s.map }, b: { source: 'ann:bob', map: b } }, { kind: 'take-a' })).toBeNull();
+    expect((await applyPick(s, 0, { a: { source: 'gt' }, b: { source: 'ann:bob', map: b } }, { kind: 'take-a' })).status).toBe('unchanged');
     await s.flush();
     expect(await stored('gt', 0)).toEqual(expected);
     expect(await listRevisions(db, clip.id, 'gt', 0)).toHaveLength(1);
     await s.close();
   });
 
-  it('refuses a pick for a frame the editor no longer shows', async () => {
+  it('a pick for a frame the editor no longer shows lands on that frame, never on the one shown', async () => {
     const s = await EditorSession.open(db, clip, 'rev', 1);
-    expect(() => applyPick(s.toolContext, 0, { a: { source: 'gt', map: gt0 }, b: { source: 'ann:bob', map: ann0 } }, { kind: 'take-b' })).toThrow(/shows frame 2, not 1/);
+    const shownBefore = Array.from(s.map.data);
+    const outcome = await applyPick(s, 0, { a: { source: 'gt' }, b: { source: 'ann:bob', map: ann0 } }, { kind: 'take-b' });
+    expect(outcome).toMatchObject({ status: 'applied', frameIndex: 0 });
+    expect(Array.from(s.map.data)).toEqual(shownBefore);
+    await s.flush();
+    expect(await stored('gt', 0)).toEqual(Array.from(ann0.data));
+    expect(await stored('gt', 1)).toBeNull();
+    expect((await listRevisions(db, clip.id, 'gt', 0)).map((r) => r.author)).toEqual(['rev']);
+    // The pick is one undo step of frame 1 (index 0), undone there.
+    await s.goToFrame(0);
+    expect(s.snapshot.canUndo).toBe(true);
+    await s.undo();
     await s.flush();
     expect(await stored('gt', 0)).toEqual(Array.from(gt0.data));
     await s.close();

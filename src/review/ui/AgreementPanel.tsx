@@ -106,17 +106,15 @@ export function AgreementPanel({ db, clip, session, frameIndex, onPick }: Props)
   const resolve = async (resolution: Resolution) => {
     if (!b) return;
     const k = frameIndex;
-    const ctx = session.toolContext;
-    if (session.snapshot.readOnly) return notify('error', 'This clip is open read-only here; nothing was changed.');
-    if (session.snapshot.busy) return notify('error', 'Finish the stroke in progress first.');
     const size = { width: clip.width, height: clip.height };
-    // gt as the editor holds it (its latest stroke may not be stored yet); other sources from the store.
+    // gt is read by the edit itself, as the editor holds it (its latest stroke may not be stored yet).
     const read = async (s: LayerSource) => (s === 'gt' ? null : ((await getLayer(db, clip.id, s, k)) ?? null));
     const [la, lb] = await Promise.all([read(a), read(b)]);
     if ((a !== 'gt' && !la) || (b !== 'gt' && !lb)) return notify('error', `Frame ${k + 1}: ${!lb ? b : a} has no mask here; nothing was changed.`);
-    if (ctx.frameIndex !== k || session.snapshot.frameIndex !== k) return notify('error', 'The frame changed before the pick was applied; nothing was changed.');
-    const sides = { a: { source: a, map: a === 'gt' ? ctx.map : layerMap(la, size) }, b: { source: b, map: b === 'gt' ? ctx.map : layerMap(lb, size) } };
-    if (!applyPick(ctx, k, sides, resolution)) notify('info', `Frame ${k + 1}: gt already holds that; nothing changed.`);
+    const side = (source: LayerSource, layer: typeof la) => (source === 'gt' ? { source } : { source, map: layerMap(layer, size) });
+    const outcome = await applyPick(session, k, { a: side(a, la), b: side(b, lb) }, resolution);
+    if (outcome.status === 'refused') notify('error', `Frame ${k + 1}: ${outcome.reason}.`);
+    else if (outcome.status === 'unchanged') notify('info', `Frame ${k + 1}: gt already holds that; nothing changed.`);
   };
   const guard = (p: Promise<unknown>) => p.catch((err: unknown) => notify('error', messageOf(err)));
   const setRule = (patch: Partial<MergeRule>) => useCompareUi.getState().set({ rule: { ...rule, ...patch } });

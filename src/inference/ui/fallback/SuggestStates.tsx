@@ -11,7 +11,7 @@ import { classicalClient, type StateSuggestion } from '../../classical/classical
 import type { FrameImageCache } from '../../../annotator/session/frameImages';
 import { samModelOf, useAssist } from '../assistStore';
 import { shownFrameRgba } from '../frameSource';
-import { objectMask, suggestionPatch, suggestionPreview, trainingFrames } from './suggestStates';
+import { applySuggestion, objectMask, suggestionPreview, trainingFrames } from './suggestStates';
 
 interface Props {
   session: EditorSession;
@@ -70,17 +70,13 @@ export function SuggestStates({ session, canvas, getImage }: Props) {
     }
   };
 
-  const accept = () => {
+  const accept = async () => {
     if (!pending) return;
-    const ctx = session.toolContext;
-    if (ctx.frameIndex === pending.frameIndex) {
-      const patch = suggestionPatch(ctx.map, ctx.frameIndex, pending.suggestion, pending.targetMask);
-      if (patch) {
-        ctx.commit(patch);
-        ctx.invalidate(patch.box);
-      }
-    }
+    // The suggestion belongs to its frame, shown or not: it is written there as one undo step.
+    const { frameIndex, suggestion, targetMask } = pending;
     setPending(null);
+    const outcome = await session.edit(frameIndex, 'suggest-states', (map) => applySuggestion(map, suggestion, targetMask));
+    if (outcome.status === 'refused') setNote(`not applied: ${outcome.reason}`);
   };
 
   const count = (v: number) => (pending ? pending.suggestion.labels.reduce((n, x, i) => n + (x === v && (!pending.targetMask || pending.targetMask[i]) ? 1 : 0), 0) : 0);
@@ -102,7 +98,7 @@ export function SuggestStates({ session, canvas, getImage }: Props) {
             {pending.targetMask ? 'inside the painted object' : 'whole frame'}: act {count(1)} px, trf {count(2)} px · confidence {Math.round(pending.suggestion.meanConfidence * 100)}% · from {pending.trainedOn.length} frame
             {pending.trainedOn.length === 1 ? '' : 's'} · {Math.round(pending.suggestion.trainMs + pending.suggestion.predictMs)} ms
           </span>
-          <button className="rounded bg-zinc-700 px-2 py-0.5 hover:bg-zinc-600" data-testid="suggest-accept" onClick={accept}>
+          <button className="rounded bg-zinc-700 px-2 py-0.5 hover:bg-zinc-600" data-testid="suggest-accept" onClick={() => void accept()}>
             Accept
           </button>
           <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" onClick={() => setPending(null)}>

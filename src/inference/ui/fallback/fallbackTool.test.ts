@@ -12,6 +12,7 @@ import { FallbackTool } from './fallbackTool';
 import { createClassicalHandler } from '../../classical/handler';
 import { iou, paintDisc, texture } from '../../classical/synthetic';
 import { nodeCv } from '../../classical/testCv';
+import { labelsPatch } from '../../../annotator/frameOps';
 
 const client = new ClassicalClient(inProcessClassicalTransport(createClassicalHandler(nodeCv)));
 afterAll(() => client.close());
@@ -27,11 +28,16 @@ function setup() {
     frameIndex: 0,
     activeClass: 1 as PaintClass,
     protect: true,
-    commit: (p: Patch) => {
-      commits.push(p);
-      history.commit(p);
+    // What EditorSession.edit does on the shown frame, minus storage: diff, apply, one undo step.
+    edit: (action: string, compute: (m: typeof map) => Uint8Array | null) => {
+      const next = compute(map);
+      const p = next ? labelsPatch(map, next, 0, action) : null;
+      if (p) {
+        commits.push(p);
+        history.commit(p);
+      }
+      return p;
     },
-    invalidate: () => undefined,
   };
   const tool = new FallbackTool({ backend: () => Promise.resolve(client), getImage: () => Promise.resolve(image) });
   return { image, disc, map, history, commits, host, tool };

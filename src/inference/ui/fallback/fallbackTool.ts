@@ -15,7 +15,6 @@
  * replace/extend rule and "protect other class"), through the host's commit.
  */
 import type { Box, RgbaImage } from '../../../masks/labelMap';
-import { replaceFrame } from '../../../annotator/frameOps';
 import type { Patch } from '../../../annotator/patch';
 import type { PointerInput } from '../../../annotator/tools/types';
 import type { BinaryMask } from '../../models/samPostprocess';
@@ -252,13 +251,8 @@ export class FallbackTool {
     const mask = this.mask;
     if (!host || !mask || host.frameIndex !== this.frameIndex || host.activeClass === 0) return null;
     const next = applySamMask(host.map, mask, host.activeClass, host.protect, mode);
-    const patch = replaceFrame(host.map, host.frameIndex, next, `fallback-${mode}`);
     this.clear();
-    if (patch) {
-      host.commit(patch);
-      host.invalidate(patch.box);
-    }
-    return patch;
+    return host.edit(`fallback-${mode}`, () => next);
   }
 
   clear(): void {

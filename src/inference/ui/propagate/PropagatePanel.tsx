@@ -109,7 +109,7 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
     forget(from + 1);
     try {
       const previous = await session.loadMap(from);
-      const tags = session.snapshot.frameIndex === from ? session.tags : [];
+      const tags = session.tagsAt(from);
       const previousConfidence = notesStore.get(from)?.confidence;
       const eng = await engine();
       const result = await propagateFrame(eng, await sourceFor(eng), { from, previous, tags, previousConfidence, signal: ctrl.signal });
@@ -117,8 +117,10 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
         setMessage(`frame ${from + 1} has no regions to propagate`);
         return;
       }
-      await writePropagated(session, goToFrame, result, mode ?? 'replace');
+      await writePropagated(session, result, mode ?? 'replace');
       note(result);
+      // One step: the person wants to see the frame it wrote.
+      goToFrame(result.to);
       setMessage('');
     } catch (e) {
       setMessage(isAbort(e) ? 'cancelled' : `propagation failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -145,15 +147,16 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
         {
           step: (from, previous, redetect) => {
             forget(from + 1);
-            // Each step starts on the frame the last one wrote, with the tags carried there.
-            const tags = session.snapshot.frameIndex === from ? session.tags : [];
+            // Each step starts from the frame the last one wrote, with the tags carried there (loadMap read them).
+            const tags = session.tagsAt(from);
             // A chain's errors carry on: the frame it starts from was recorded by the step before.
             const previousConfidence = notesStore.get(from)?.confidence;
             return propagateFrame(eng, src, { from, previous, tags, redetect, previousConfidence, signal: ctrl.signal });
           },
           loadMap: (k) => session.loadMap(k),
           write: async (r) => {
-            const stored = await writePropagated(session, goToFrame, r, mode);
+            // Written without showing the frame: the run does not drive the view frame by frame.
+            const stored = await writePropagated(session, r, mode);
             note(r);
             return stored;
           },
@@ -168,6 +171,8 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
         cancelled: 'cancelled',
       }[report.stop];
       setMessage(`${report.written.length} frame${report.written.length === 1 ? '' : 's'} propagated · ${why}`);
+      const lastWritten = report.written.at(-1);
+      if (lastWritten) goToFrame(lastWritten.to);
     } catch (e) {
       setMessage(isAbort(e) ? 'cancelled' : `propagation failed: ${e instanceof Error ? e.message : String(e)}`);
     } finally {

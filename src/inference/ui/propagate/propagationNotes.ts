@@ -2,13 +2,12 @@
  * What the propagation panel says about a frame it wrote ("propagated from 4 · confidence 0.82"),
  * kept only while it is true: any later edit of that frame — a stroke, a clear, an undo of the
  * propagation, a tag, another propagation onto it — makes the note describe masks that are gone, so
- * it is dropped. Edits always land on the frame the editor shows, so a revision bump of the session
- * while frame k is shown is an edit of frame k.
+ * it is dropped. The session names the frame of every edit (onEdit), shown or not.
  * Plain TS over the session's state stream; the panel renders from subscribe/get.
  */
 import type { EditorSession } from '../../../annotator/session/editorSession';
 
-type SessionPort = Pick<EditorSession, 'onState' | 'snapshot'>;
+type SessionPort = Pick<EditorSession, 'onEdit'>;
 
 /**
  * Below this calibrated confidence (the IoU a propagated frame is expected to have, see
@@ -60,7 +59,6 @@ export function lowConfidenceStore(session: SessionPort): { subscribe(fn: () => 
 export class PropagationNotes<N> {
   private readonly notes = new Map<number, N>();
   private readonly listeners = new Set<() => void>();
-  private revision = 0;
   /** A new object after every change, for React's useSyncExternalStore. */
   private view: ReadonlyMap<number, N> = new Map();
 
@@ -71,12 +69,7 @@ export class PropagationNotes<N> {
    * constructor so a React effect can attach and detach (StrictMode runs effects twice).
    */
   attach(): () => void {
-    this.revision = this.session.snapshot.revision;
-    return this.session.onState((s) => {
-      if (s.revision === this.revision) return;
-      this.revision = s.revision;
-      this.forget(s.frameIndex);
-    });
+    return this.session.onEdit((k) => this.forget(k));
   }
 
   /** The note for frame k, written by a propagation and not edited since, or undefined. */

@@ -32,12 +32,14 @@ function result(to: number, fill: (x: number, y: number) => number, tags: Propag
 }
 
 describe('writePropagated', () => {
-  it('goes to t+1 and commits the map there as one revision; one undo restores the frame', async () => {
+  it('commits the map on t+1 as one revision without showing it; one undo there restores the frame', async () => {
     const s = await EditorSession.open(db, clip, 'ann', 0);
-    const shown: number[] = [];
-    const stored = await writePropagated(s, (k) => shown.push(k), result(1, (x) => (x < 4 ? 1 : 2)), 'replace');
-    expect(shown).toEqual([1]);
-    expect(s.snapshot.frameIndex).toBe(1);
+    const stored = await writePropagated(s, result(1, (x) => (x < 4 ? 1 : 2)), 'replace');
+    // The run does not drive the view: the editor stays where it was, its frame untouched.
+    expect(s.snapshot.frameIndex).toBe(0);
+    expect(s.map.data.every((v) => v === 0)).toBe(true);
+    expect(Array.from(stored.data)).toEqual(Array.from((await s.loadMap(1)).data));
+    await s.goToFrame(1);
     expect(Array.from(stored.data)).toEqual(Array.from(s.map.data));
     await s.flush();
     expect(await getLayer(db, clip.id, 'gt', 1)).toMatchObject({ actArea: 24, trfArea: 24 });
@@ -50,23 +52,24 @@ describe('writePropagated', () => {
 
   it('carries instance tags to t+1 and stores them with the layer (replace takes the carried ones; fill adds missing numbers)', async () => {
     const s = await EditorSession.open(db, clip, 'ann', 0);
-    await writePropagated(s, () => undefined, result(1, (x) => (x < 4 ? 1 : 2), [{ id: 3, x: 1, y: 1 }]), 'replace');
-    expect(s.tags).toEqual([{ id: 3, x: 1, y: 1 }]);
+    await writePropagated(s, result(1, (x) => (x < 4 ? 1 : 2), [{ id: 3, x: 1, y: 1 }]), 'replace');
+    expect(s.tagsAt(1)).toEqual([{ id: 3, x: 1, y: 1 }]);
+    expect(s.tags).toEqual([]); // frame 0's, still shown
     await s.flush();
     expect((await getLayer(db, clip.id, 'gt', 1))?.instances).toEqual({ tags: [{ id: 3, x: 1, y: 1 }] });
     await s.goToFrame(0);
-    await writePropagated(s, () => undefined, result(1, () => 1, [{ id: 3, x: 6, y: 4 }, { id: 5, x: 2, y: 2 }]), 'fill');
-    expect(s.tags).toEqual([{ id: 3, x: 1, y: 1 }, { id: 5, x: 2, y: 2 }]);
+    await writePropagated(s, result(1, () => 1, [{ id: 3, x: 6, y: 4 }, { id: 5, x: 2, y: 2 }]), 'fill');
+    expect(s.tagsAt(1)).toEqual([{ id: 3, x: 1, y: 1 }, { id: 5, x: 2, y: 2 }]);
     await s.close();
   });
 
   it("'fill' keeps every painted pixel; 'replace' takes the propagated map", async () => {
     const s = await EditorSession.open(db, clip, 'ann', 1);
-    await writePropagated(s, () => undefined, result(1, (_x, y) => (y === 0 ? 2 : 0)), 'replace'); // frame 2 holds a transformed top row
-    await writePropagated(s, () => undefined, result(1, () => 1), 'fill');
+    await writePropagated(s, result(1, (_x, y) => (y === 0 ? 2 : 0)), 'replace'); // frame 2 holds a transformed top row
+    await writePropagated(s, result(1, () => 1), 'fill');
     expect(s.map.data.slice(0, 8).every((v) => v === 2)).toBe(true);
     expect(s.map.data.slice(8).every((v) => v === 1)).toBe(true);
-    await writePropagated(s, () => undefined, result(1, () => 1), 'replace');
+    await writePropagated(s, result(1, () => 1), 'replace');
     expect(s.map.data.every((v) => v === 1)).toBe(true);
     await s.flush();
     expect((await listRevisions(db, clip.id, 'gt', 1)).map((r) => r.action)).toEqual(['propagate-sam', 'propagate-sam', 'propagate-sam']);

@@ -20,7 +20,6 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { EditorSession } from '../../../annotator/session/editorSession';
 import type { FrameImageCache } from '../../../annotator/session/frameImages';
 import type { CanvasHandle } from '../../../annotator/ui/CanvasHost';
-import { replaceFrame } from '../../../annotator/frameOps';
 import { decodeLayer, parseLayer } from '../../../masks/layers';
 import type { LabelMap } from '../../../masks/labelMap';
 import type { SpocDb } from '../../../store/db';
@@ -226,11 +225,7 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
         setMessage('this proposal has no state: choose class 1 or 2 to accept it');
         return;
       }
-      const patch = replaceFrame(ctx.map, ctx.frameIndex, applyProposalMask(ctx.map, items[i].mask, cls, ctx.protect), 'proposal-accept');
-      if (patch) {
-        ctx.commit(patch);
-        ctx.invalidate(patch.box);
-      }
+      const patch = ctx.edit('proposal-accept', (map) => applyProposalMask(map, items[i].mask, cls, ctx.protect));
       setMessage(patch ? `accepted as ${cls === 1 ? 'actionable' : 'transformed'} (${items[i].mask.area} px)` : 'nothing changed (protected pixels?)');
       setItems((list) => list.filter((_, j) => j !== i));
       focusCanvas(canvas);
@@ -249,11 +244,7 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
       }
       const ctx = session.toolContext;
       if (ctx.frameIndex !== itemsFrame) return;
-      const patch = replaceFrame(ctx.map, ctx.frameIndex, acceptLayer(ctx.map, layerMap, how), `proposal-frame-${how}`);
-      if (patch) {
-        ctx.commit(patch);
-        ctx.invalidate(patch.box);
-      }
+      const patch = ctx.edit(`proposal-frame-${how}`, (map) => acceptLayer(map, layerMap, how));
       setMessage(patch ? `pre-label of frame ${ctx.frameIndex + 1} accepted (${how})` : 'nothing to accept');
       focusCanvas(canvas);
       setItems([]);
