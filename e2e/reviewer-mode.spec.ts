@@ -168,7 +168,8 @@ test('step, accept, reject, correct with a diff, annotator version, worst IoU', 
   // The annotator's version, read-only: V shows it; painting does nothing; V goes back.
   await page.keyboard.press('v');
   await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-reviewer-overlay', 'annotator');
-  await expect(page.getByTestId('annotator-version-guard')).toBeVisible();
+  // Read-only by the session's own rule (no overlay catching the pointer), and said on screen.
+  await expect(page.getByTestId('annotator-version-readonly')).toBeVisible();
   const revCount = (await readRows<Revision>(page, 'revisions')).length;
   await page.keyboard.press('1');
   await drag(page, 300, 150, 400, 150);
@@ -178,7 +179,7 @@ test('step, accept, reject, correct with a diff, annotator version, worst IoU', 
   expect(Buffer.from((await gtMap(page, id, 1)).data).equals(Buffer.from(now.data))).toBe(true);
   await page.keyboard.press('v');
   await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-reviewer-overlay', 'diff');
-  await expect(page.getByTestId('annotator-version-guard')).toHaveCount(0);
+  await expect(page.getByTestId('annotator-version-readonly')).toHaveCount(0);
 
   // Accepting the corrected frame lets the clip be approved later; now the worst-IoU list.
   await page.keyboard.press('a');

@@ -78,7 +78,18 @@ export interface EditorState {
 export interface ActionContext {
   state: EditorState;
   commands: EditorCommands;
+  /** The input modes in force now, most transient first (see ACTION_SCOPES); none when absent. */
+  scopes?: readonly ActionScope[];
 }
+
+/**
+ * Input modes whose keys take precedence over the editor's while they are on, most transient first:
+ * a key is looked up in the active scopes in this order, then offered to the active tool, then to
+ * the unscoped actions. So a key never depends on which listener was registered first (`a` accepts
+ * the proposal while proposals are open, the frame in reviewer mode otherwise).
+ */
+export const ACTION_SCOPES = ['placing-comment', 'proposals', 'reviewer'] as const;
+export type ActionScope = (typeof ACTION_SCOPES)[number];
 
 export type ActionGroup = 'class' | 'tool' | 'brush' | 'edit' | 'frame' | 'view' | 'review' | 'assist';
 
@@ -88,6 +99,8 @@ export interface Action {
   readonly group: ActionGroup;
   /** Shortcut strings (see shortcuts.ts); the first is the one shown. */
   readonly shortcuts: readonly string[];
+  /** The input mode whose keys these are: its shortcuts act only while it is on. Absent: always. */
+  readonly when?: ActionScope;
   enabled(ctx: ActionContext): boolean;
   /** Why it is disabled now (shown in the palette); asked only when `enabled` is false. */
   reason?(ctx: ActionContext): string | null;
@@ -377,16 +390,29 @@ export function runAction(action: Action, ctx: ActionContext): boolean {
 /**
  * The key handler's core: finds the action for a keydown and runs it if enabled. Returns the
  * action it matched (even when disabled, so the caller can still preventDefault: a disabled
- * Ctrl+Z must not fall through to the browser), or null. The editor offers the key to the active
- * tool first (Tool.onKey: Enter, Escape, Backspace while drawing) and ignores keys typed in inputs.
+ * Ctrl+Z must not fall through to the browser), or null. Scoped actions of the active scopes come
+ * (only those that can run now: a mode lets through the keys it cannot act on)
+ * first, in ACTION_SCOPES order, then the unscoped ones; `only` limits the search to one of the two
+ * (the editor offers the key to the active tool in between). Keys typed in inputs never get here.
  */
 export function handleShortcut(
   event: KeyInput,
   ctx: ActionContext,
   options: ShortcutOptions = {},
   registry: readonly Action[] = ACTIONS,
+  only?: 'scoped' | 'unscoped',
 ): Action | null {
-  const action = matchShortcut(event, registry, options);
+  // A mode claims only the keys it can act on now: its disabled actions let the key through.
+  const candidates = actionsByPrecedence(registry, ctx.scopes ?? [], only).filter((a) => a.when === undefined || a.enabled(ctx));
+  const action = matchShortcut(event, candidates, options);
   if (action) runAction(action, ctx);
   return action;
+}
+
+/** The actions a key may reach now, in the order they are tried (see handleShortcut). */
+export function actionsByPrecedence(registry: readonly Action[], scopes: readonly ActionScope[], only?: 'scoped' | 'unscoped'): Action[] {
+  const active = ACTION_SCOPES.filter((s) => scopes.includes(s));
+  const scoped = only === 'unscoped' ? [] : active.flatMap((s) => registry.filter((a) => a.when === s));
+  const unscoped = only === 'scoped' ? [] : registry.filter((a) => a.when === undefined);
+  return [...scoped, ...unscoped];
 }

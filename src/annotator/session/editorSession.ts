@@ -36,6 +36,11 @@ export interface SessionState {
   canRedo: boolean;
   busy: boolean;
   readOnly: boolean;
+  /**
+   * Why the clip is read-only for now although it was opened for editing ("showing the annotator's
+   * version"), or null. Set by a room through setViewOnly; readOnly is true while it is set.
+   */
+  viewOnly: string | null;
   /** Bumped on every committed change, so views can refresh derived data. */
   revision: number;
 }
@@ -135,6 +140,8 @@ export class EditorSession {
   /** Set by the AI-assist UI once a SAM model is loaded; null otherwise. */
   private sam: SamToolPort | null = null;
   private readonly pending: PendingEditsPort | null;
+  /** Opened read-only (approved clip, another tab holds the lock): never editable in this session. */
+  private readonly openedReadOnly: boolean;
   /** Unsaved edits are kept through `pending` (saves are failing). */
   private keptPending = false;
   /** A save failed in this session (a full disk): from then on every unsaved edit is kept, even one in flight. */
@@ -188,8 +195,10 @@ export class EditorSession {
       canRedo: false,
       busy: false,
       readOnly,
+      viewOnly: null,
       revision: 0,
     };
+    this.openedReadOnly = readOnly;
   }
 
   /** `author` is a name, or a getter answering with the name in force at each write (the app's). */
@@ -344,6 +353,21 @@ export class EditorSession {
   /** The shown frame for the assist tools: its map, class, protect and `edit`. */
   get toolContext(): ShownFrameHost {
     return this.ctx;
+  }
+
+  /**
+   * Makes the clip read-only for a while, with the reason the palette and refusals give (null ends
+   * it). A stroke under way is finished first. Rooms use it instead of intercepting input.
+   */
+  setViewOnly(reason: string | null): void {
+    if (reason === this.state.viewOnly) return;
+    if (reason !== null) {
+      this.tool.finish();
+      this.closeDraftIfIdle();
+      this.sam?.clear();
+    }
+    this.setState({ viewOnly: reason, readOnly: this.openedReadOnly || reason !== null });
+    this.syncBusy();
   }
 
   setInstanceId(id: number): void {
@@ -516,7 +540,10 @@ export class EditorSession {
 
   /** The synchronous heart of `edit`, on a map already at hand (the shown one, or a loaded one). */
   private editNow(frameIndex: number, map: LabelMap, action: string, compute: FrameCompute, options: EditOptions = {}): EditOutcome {
-    if (this.state.readOnly) return { status: 'refused', frameIndex, reason: 'this clip is open read-only here; nothing was changed' };
+    if (this.state.readOnly) {
+      const why = this.state.viewOnly ?? 'this clip is open read-only here';
+      return { status: 'refused', frameIndex, reason: `${why}; nothing was changed` };
+    }
     const shown = frameIndex === this.ctx.frameIndex;
     if (shown && this.tool.busy) return { status: 'refused', frameIndex, reason: 'finish the stroke in progress first; nothing was changed' };
     const next = compute(map);

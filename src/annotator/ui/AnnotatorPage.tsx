@@ -37,6 +37,10 @@ import { FillConfirm } from './FillConfirm';
 import { usePersistedBrushSize } from './usePersistedBrushSize';
 import { phaseChangesFor, rangeBounds, type FrameRange } from '../phases';
 import type { EditorSlotContext, EditorSlots, FrameFlagStore } from './editorSlots';
+import { activeScopes } from './roomActions';
+
+/** Keys the active tool may take (Tool.onKey, the SAM tool's onKey) before the editor's own actions. */
+const TOOL_KEYS = new Set(['Enter', 'Escape', 'Backspace', 'Tab']);
 
 const NO_FLAG_MAP: ReadonlyMap<number, string> = new Map();
 const NO_FLAGS: FrameFlagStore = { subscribe: () => () => undefined, get: () => NO_FLAG_MAP };
@@ -318,13 +322,25 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
         e.preventDefault();
         return;
       }
-      if (['Enter', 'Escape', 'Backspace'].includes(e.key) && session.toolKey(e.key)) {
+      // Judge the key against the session and the modes as they are now, not as React last rendered them.
+      const now: ActionContext = {
+        state: editorStateOf(session.snapshot, clip.frameCount, useEditorView.getState().masksVisible, approvedNow.current),
+        commands,
+        scopes: activeScopes(),
+      };
+      // One handler, one order: the active modes' keys, then the active tool's, then the editor's.
+      if (handleShortcut(e, now, { mac }, registry, 'scoped')) {
         e.preventDefault();
         return;
       }
-      // Judge the key against the session as it is now, not as React last rendered it.
-      const now = editorStateOf(session.snapshot, clip.frameCount, useEditorView.getState().masksVisible, approvedNow.current);
-      if (handleShortcut(e, { state: now, commands }, { mac }, registry)) e.preventDefault();
+      if (TOOL_KEYS.has(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        // Tab belongs to the SAM tool while it is active (cycling its masks), never to focus navigation.
+        if (session.toolKey(e.key, e.shiftKey) || (e.key === 'Tab' && session.snapshot.tool === 'sam')) {
+          e.preventDefault();
+          return;
+        }
+      }
+      if (handleShortcut(e, now, { mac }, registry, 'unscoped')) e.preventDefault();
     };
     const onKeyUp = (e: KeyboardEvent) => {
       if (e.key === ' ') spaceHeld.current = false;
@@ -417,7 +433,7 @@ function editorStateOf(s: SessionState, frameCount: number, masksVisible: boolea
     canRedo: s.canRedo,
     busy: s.busy,
     readOnly: s.readOnly,
-    readOnlyReason: s.readOnly ? (approved ? 'read-only: approved clip' : 'read-only: open in another tab') : null,
+    readOnlyReason: !s.readOnly ? null : s.viewOnly ? `read-only: ${s.viewOnly}` : approved ? 'read-only: approved clip' : 'read-only: open in another tab',
   };
 }
 

@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
-import type { Action, ActionGroup } from '../actions';
+import { ACTION_SCOPES, type Action, type ActionGroup, type ActionScope } from '../actions';
 
 export interface Runner {
   /** Null when it can run now; else why not. */
@@ -18,26 +18,47 @@ export interface Runner {
 
 interface RunnerStore {
   runners: Readonly<Record<string, Runner>>;
+  /** Input modes a component has turned on (usePublishScope), by how many components hold them. */
+  scopes: Readonly<Partial<Record<ActionScope, number>>>;
 }
 
-export const useRunners = create<RunnerStore>()(() => ({ runners: {} }));
+export const useRunners = create<RunnerStore>()(() => ({ runners: {}, scopes: {} }));
+
+/** The input modes on now, in ACTION_SCOPES order (the key handler's ActionContext.scopes). */
+export function activeScopes(): ActionScope[] {
+  const held = useRunners.getState().scopes;
+  return ACTION_SCOPES.filter((s) => (held[s] ?? 0) > 0);
+}
+
+/** Holds input mode `scope` on while `on` and the component is mounted. */
+export function usePublishScope(scope: ActionScope, on: boolean): void {
+  useEffect(() => {
+    if (!on) return;
+    const add = (d: number) => useRunners.setState((st) => ({ scopes: { ...st.scopes, [scope]: Math.max(0, (st.scopes[scope] ?? 0) + d) } }));
+    add(1);
+    return () => add(-1);
+  }, [scope, on]);
+}
 
 export interface RoomActionSpec {
   id: string;
   label: string;
   group: ActionGroup;
   shortcuts?: readonly string[];
+  /** The input mode whose keys these are (see ACTION_SCOPES). */
+  when?: ActionScope;
   /** Why it cannot run while no component publishes a runner for it. */
   absent: string;
 }
 
-export function roomAction({ id, label, group, shortcuts = [], absent }: RoomActionSpec): Action {
+export function roomAction({ id, label, group, shortcuts = [], when, absent }: RoomActionSpec): Action {
   const runner = () => useRunners.getState().runners[id];
   return {
     id,
     label,
     group,
     shortcuts,
+    ...(when ? { when } : {}),
     enabled: () => {
       const r = runner();
       return r !== undefined && r.disabled === null;

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ACTIONS, handleShortcut, type Action, type ActionContext, type EditorState } from '../../annotator/actions';
+import { ACTIONS, ACTION_SCOPES, handleShortcut, type Action, type ActionContext, type EditorState } from '../../annotator/actions';
 import { useRunners } from '../../annotator/ui/roomActions';
 import { paletteEntries } from '../../annotator/palette';
 import { parseShortcut } from '../../annotator/shortcuts';
 import { REVIEW_ACTIONS, REVIEWER_ACTION_IDS } from '../../review/ui/reviewActions';
-import { ASSIST_ACTIONS } from '../../inference/ui/assistActions';
+import { ASSIST_ACTIONS, PROPOSAL_ACTION_IDS } from '../../inference/ui/assistActions';
 
 const registry: readonly Action[] = [...ACTIONS, ...REVIEW_ACTIONS, ...ASSIST_ACTIONS];
 const state: EditorState = { tool: 'brush', instanceId: 1, activeClass: 1, protect: false, masksVisible: true, brushSize: 16, frameIndex: 0, frameCount: 20, canUndo: false, canRedo: false, busy: false, readOnly: false };
@@ -12,16 +12,34 @@ const ctx = { state, commands: {} } as unknown as ActionContext;
 const key = (k: string, shiftKey = false) => ({ key: k, shiftKey, ctrlKey: false, metaKey: false, altKey: false });
 
 describe("the rooms' actions in the editor's table", () => {
-  it('have unique ids and share no shortcut with the editor or each other', () => {
+  it('have unique ids, and no two actions of one scope (or two unscoped ones) share a shortcut', () => {
     expect(new Set(registry.map((a) => a.id)).size).toBe(registry.length);
     const seen = new Map<string, string>();
     for (const a of registry) {
+      if (a.when !== undefined) expect(ACTION_SCOPES, `${a.id}'s scope`).toContain(a.when);
       for (const s of a.shortcuts) {
-        const p = JSON.stringify(parseShortcut(s));
+        // A shared key across scopes is settled by ACTION_SCOPES' order, never by registration order.
+        const p = `${a.when ?? '(always)'} ${JSON.stringify(parseShortcut(s))}`;
         expect(seen.get(p), `${s} of ${a.id}`).toBeUndefined();
         seen.set(p, a.id);
       }
     }
+  });
+
+  it("'a' accepts the proposal while proposals are open, the frame in reviewer mode otherwise, and nothing when neither is on", () => {
+    const acceptFrame = vi.fn();
+    const acceptProposal = vi.fn();
+    useRunners.setState({
+      runners: { [REVIEWER_ACTION_IDS.accept]: { disabled: null, run: acceptFrame }, [PROPOSAL_ACTION_IDS.accept]: { disabled: null, run: acceptProposal } },
+    });
+    // Whatever order the rooms registered in: both orders of the table give the same answers.
+    for (const table of [registry, [...registry].reverse()]) {
+      expect(handleShortcut(key('a'), { ...ctx, scopes: ['proposals', 'reviewer'] }, {}, table)?.id).toBe(PROPOSAL_ACTION_IDS.accept);
+      expect(handleShortcut(key('a'), { ...ctx, scopes: ['reviewer', 'proposals'] }, {}, table)?.id).toBe(PROPOSAL_ACTION_IDS.accept);
+      expect(handleShortcut(key('a'), { ...ctx, scopes: ['reviewer'] }, {}, table)?.id).toBe(REVIEWER_ACTION_IDS.accept);
+      expect(handleShortcut(key('a'), { ...ctx, scopes: [] }, {}, table)).toBeNull();
+    }
+    expect([acceptProposal.mock.calls.length, acceptFrame.mock.calls.length]).toEqual([4, 2]);
   });
 
   it('carry the reviewer keys J, Shift+J, A, R, V, D, W, Shift+W and Shift+A', () => {
@@ -33,13 +51,14 @@ describe("the rooms' actions in the editor's table", () => {
     useRunners.setState({ runners: {} });
     const accept = paletteEntries('accept frame', registry, ctx);
     expect(accept.map((e) => [e.id, e.disabled])).toEqual([[REVIEWER_ACTION_IDS.accept, 'reviewer mode is off']]);
-    expect(handleShortcut(key('a'), ctx, {}, registry)?.id).toBe(REVIEWER_ACTION_IDS.accept);
+    // Reviewer mode on but its verdict not published: the mode lets the key through, nothing runs.
+    expect(handleShortcut(key('a'), { ...ctx, scopes: ['reviewer'] }, {}, registry)).toBeNull();
   });
 
   it('run what the owning component published, by key and from the palette alike', () => {
     const run = vi.fn();
     useRunners.setState({ runners: { [REVIEWER_ACTION_IDS.accept]: { disabled: null, run } } });
-    handleShortcut(key('A'), ctx, {}, registry);
+    handleShortcut(key('A'), { ...ctx, scopes: ['reviewer'] }, {}, registry);
     expect(run).toHaveBeenCalledTimes(1);
     const [entry] = paletteEntries('accept frame', registry, ctx);
     expect(entry.disabled).toBeNull();
@@ -47,7 +66,7 @@ describe("the rooms' actions in the editor's table", () => {
     expect(run).toHaveBeenCalledTimes(2);
     useRunners.setState({ runners: { [REVIEWER_ACTION_IDS.accept]: { disabled: 'a verdict is being saved', run } } });
     expect(paletteEntries('accept frame', registry, ctx)[0].disabled).toBe('a verdict is being saved');
-    handleShortcut(key('a'), ctx, {}, registry);
+    handleShortcut(key('a'), { ...ctx, scopes: ['reviewer'] }, {}, registry);
     expect(run).toHaveBeenCalledTimes(2);
   });
 });

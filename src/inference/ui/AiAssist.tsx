@@ -18,7 +18,6 @@ import { SamTool } from './samTool';
 import { useAiTool } from './aiToolState';
 import { FallbackTool } from './fallback/fallbackTool';
 import { classicalClient } from '../classical/classicalClient';
-import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
 
 interface Props {
   session: EditorSession;
@@ -98,22 +97,8 @@ export function AiAssist({ session, images, canvas }: Props) {
     };
   }, [assist, active, session, canvas]);
 
-  // Tab / Shift+Tab, Enter / Shift+Enter and Escape belong to the SAM tool while it is active; taken
-  // in the capture phase so the editor's own key handler (and focus navigation) never sees them.
-  useEffect(() => {
-    if (!active) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (isTypingTarget(e.target)) return;
-      if (dialogOpen()) return;
-      if (!['Tab', 'Enter', 'Escape'].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (session.toolKey(e.key, e.shiftKey) || e.key === 'Tab') {
-        e.preventDefault();
-        e.stopImmediatePropagation();
-      }
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [active, session]);
+  // Tab / Shift+Tab, Enter / Shift+Enter and Escape reach the SAM tool through the editor's one key
+  // handler (AnnotatorPage: the active tool's keys, EditorSession.toolKey), not a listener of its own.
 
   return (
     <>

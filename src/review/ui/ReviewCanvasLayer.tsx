@@ -15,6 +15,8 @@ import { getLayer } from '../../store/layers';
 import { useEditorView } from '../../annotator/ui/editorViewState';
 import { notify, messageOf } from '../../workspace/notices';
 import { layerMap, paintOverlay } from './overlayImage';
+import { usePublishRunners, usePublishScope } from '../../annotator/ui/roomActions';
+import { COMMENT_ACTION_IDS } from './reviewActions';
 
 interface Props {
   db: SpocDb;
@@ -100,13 +102,9 @@ export function ReviewCanvasLayer({ db, clip, frameIndex, canvas, zoom }: Props)
   // Leaving the editor with a prediction-only mode must not leave the gt masks hidden.
   useEffect(() => () => useEditorView.getState().set({ masksVisible: true }), []);
 
-  // Escape cancels placing a comment.
-  useEffect(() => {
-    if (!placing) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && useReviewUi.getState().set({ placing: false });
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [placing]);
+  // Escape stops placing a comment: an action of the 'placing-comment' mode (reviewActions.ts).
+  usePublishScope('placing-comment', placing);
+  usePublishRunners({ [COMMENT_ACTION_IDS.cancelPlacing]: { disabled: placing ? null : 'no comment is being placed', run: () => useReviewUi.getState().set({ placing: false }) } });
 
   if (!placing) return null;
   return (

@@ -10,7 +10,8 @@
  *   A            accept the frame and step on
  *   R            reject the frame: asks for a note, then steps on
  *   V            toggle the annotator's version;  D  toggle the diff overlay
- * While the annotator's version shows, a capture-phase guard keeps every other editing key away.
+ * While the annotator's version shows, the editor session is read-only for that reason
+ * (EditorSession.setViewOnly): every edit, key or pointer, is refused by the session itself.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import Konva from 'konva';
@@ -28,14 +29,12 @@ import { nextUnreviewed, verdictTally } from '../verdicts';
 import { DIFF_COLOURS, DIFF_LABELS, paintDiff, paintVersion } from './diffImage';
 import { useReviewer } from './reviewerState';
 import { useReviewUi } from './reviewUiState';
-import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
-import { usePublishRunners } from '../../annotator/ui/roomActions';
+import type { EditorSession } from '../../annotator/session/editorSession';
+import { usePublishRunners, usePublishScope } from '../../annotator/ui/roomActions';
 import { REVIEWER_ACTION_IDS } from './reviewActions';
 
-/** Keys that still reach the editor while the annotator's version is on show (navigation only). */
-const VIEW_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'Escape', '?', 'h', 'H', 'Shift', 'Control', 'Alt', 'Meta']);
-/** Reviewer mode's own keys (reviewActions.ts), which keep working over the annotator's version. */
-const REVIEWER_KEYS = new Set(['j', 'a', 'r', 'v', 'd']);
+/** The session's read-only reason while the annotator's version shows. */
+export const ANNOTATOR_VERSION_READ_ONLY = "showing the annotator's version (V to go back)";
 
 const toggleMode = () => {
   const on = useReviewer.getState().on;
@@ -61,6 +60,7 @@ export function ReviewerToggle() {
 interface Props {
   db: SpocDb;
   clip: Clip;
+  session: EditorSession;
   frameIndex: number;
   canvas: React.RefObject<CanvasHandle | null>;
   goToFrame: (k: number) => void;
@@ -73,7 +73,7 @@ export function ReviewerOverlay(props: Props) {
   return on ? <ReviewerPanel {...props} /> : null;
 }
 
-function ReviewerPanel({ db, clip, frameIndex, canvas, goToFrame }: Props) {
+function ReviewerPanel({ db, clip, session, frameIndex, canvas, goToFrame }: Props) {
   const user = useUserName(db);
   const verdicts = useLiveQuery(() => listFrameVerdicts(db, clip.id), [db, clip.id]);
   const review = useLiveQuery(() => loadFrameReviewDiff(db, clip, frameIndex), [db, clip.id, clip.width, clip.height, frameIndex]);
@@ -135,21 +135,14 @@ function ReviewerPanel({ db, clip, frameIndex, canvas, goToFrame }: Props) {
     [REVIEWER_ACTION_IDS.diff]: { disabled: null, run: () => useReviewer.getState().set({ showDiff: !useReviewer.getState().showDiff }) },
   });
 
-  // The annotator's version is read-only: no editing key reaches the editor while it shows (capture
-  // phase, before the editor's handler), except navigation and reviewer mode's own keys.
+  // Reviewer mode's keys (J, A, R, V, D) act while it is on, before the editor's own.
+  usePublishScope('reviewer', true);
+  // The annotator's version is read-only: the session refuses every edit while it shows.
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (isTypingTarget(e.target) || dialogOpen()) return;
-      const st = useReviewer.getState();
-      if (!st.showAnnotator || st.rejecting !== null) return;
-      const own = !e.ctrlKey && !e.metaKey && !e.altKey && REVIEWER_KEYS.has(e.key.toLowerCase());
-      if (own || VIEW_KEYS.has(e.key)) return;
-      e.preventDefault();
-      e.stopImmediatePropagation();
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, []);
+    if (!showAnnotator) return;
+    session.setViewOnly(ANNOTATOR_VERSION_READ_ONLY);
+    return () => session.setViewOnly(null);
+  }, [session, showAnnotator]);
 
   // The gt masks make way for the annotator's version while it shows (again after the overlay mode
   // changes: ReviewCanvasLayer, whose effects run first, sets the masks' visibility for its modes).
@@ -206,13 +199,14 @@ function ReviewerPanel({ db, clip, frameIndex, canvas, goToFrame }: Props) {
 
   return (
     <>
-      {showAnnotator && (
-        // Read-only: the pointer never reaches the editor's tools while the annotator's version shows.
-        <div data-testid="annotator-version-guard" className="absolute inset-0 z-10 cursor-not-allowed" title="The annotator's version is read-only (V to go back)" onPointerDown={(e) => e.stopPropagation()} />
-      )}
       <div className="absolute left-2 right-2 top-2 z-20 flex flex-col gap-1 rounded border border-zinc-700 bg-zinc-900/90 p-2 text-xs" data-testid="reviewer-panel" data-frame={frameIndex}>
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-semibold text-violet-300">Reviewer mode</span>
+          {showAnnotator && (
+            <span className="rounded bg-amber-900/60 px-1 text-amber-200" data-testid="annotator-version-readonly" title="The session refuses every edit while the annotator's version shows">
+              annotator&rsquo;s version · read-only (V to go back)
+            </span>
+          )}
           <span data-testid="verdict-tally">
             {tally.accepted} accepted · {tally.rejected} rejected · {tally.open} open
           </span>

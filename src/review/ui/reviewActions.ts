@@ -41,6 +41,9 @@ export const REVIEWER_ACTION_IDS = {
 
 export const WORST_ACTION_IDS = { next: 'review.worstNext', previous: 'review.worstPrevious' } as const;
 
+/** Placing a comment pin on the canvas (ReviewCanvasLayer). */
+export const COMMENT_ACTION_IDS = { cancelPlacing: 'review.cancelPlacing' } as const;
+
 const reviewerOff = 'reviewer mode is off';
 
 export const REVIEW_ACTIONS: readonly Action[] = [
@@ -48,12 +51,13 @@ export const REVIEW_ACTIONS: readonly Action[] = [
     roomAction({ id: STEP_ACTION_IDS[step], label: STEP_LABELS[step], group: 'review', absent: 'the review bar is not shown' }),
   ),
   roomAction({ id: REVIEWER_ACTION_IDS.toggle, label: 'Reviewer mode on / off', group: 'review', absent: 'the review bar is not shown' }),
-  roomAction({ id: REVIEWER_ACTION_IDS.next, label: 'Next unreviewed frame', group: 'review', shortcuts: ['j'], absent: reviewerOff }),
-  roomAction({ id: REVIEWER_ACTION_IDS.previous, label: 'Previous unreviewed frame', group: 'review', shortcuts: ['shift+j'], absent: reviewerOff }),
-  roomAction({ id: REVIEWER_ACTION_IDS.accept, label: 'Accept frame (verdict)', group: 'review', shortcuts: ['a'], absent: reviewerOff }),
-  roomAction({ id: REVIEWER_ACTION_IDS.reject, label: 'Reject frame (verdict, with a note)…', group: 'review', shortcuts: ['r'], absent: reviewerOff }),
-  roomAction({ id: REVIEWER_ACTION_IDS.annotatorVersion, label: "Show the annotator's version", group: 'review', shortcuts: ['v'], absent: reviewerOff }),
-  roomAction({ id: REVIEWER_ACTION_IDS.diff, label: "Show the reviewer's diff", group: 'review', shortcuts: ['d'], absent: reviewerOff }),
+  roomAction({ id: REVIEWER_ACTION_IDS.next, when: 'reviewer', label: 'Next unreviewed frame', group: 'review', shortcuts: ['j'], absent: reviewerOff }),
+  roomAction({ id: REVIEWER_ACTION_IDS.previous, when: 'reviewer', label: 'Previous unreviewed frame', group: 'review', shortcuts: ['shift+j'], absent: reviewerOff }),
+  roomAction({ id: REVIEWER_ACTION_IDS.accept, when: 'reviewer', label: 'Accept frame (verdict)', group: 'review', shortcuts: ['a'], absent: reviewerOff }),
+  roomAction({ id: REVIEWER_ACTION_IDS.reject, when: 'reviewer', label: 'Reject frame (verdict, with a note)…', group: 'review', shortcuts: ['r'], absent: reviewerOff }),
+  roomAction({ id: REVIEWER_ACTION_IDS.annotatorVersion, when: 'reviewer', label: "Show the annotator's version", group: 'review', shortcuts: ['v'], absent: reviewerOff }),
+  roomAction({ id: REVIEWER_ACTION_IDS.diff, when: 'reviewer', label: "Show the reviewer's diff", group: 'review', shortcuts: ['d'], absent: reviewerOff }),
+  roomAction({ id: COMMENT_ACTION_IDS.cancelPlacing, when: 'placing-comment', label: 'Stop placing a comment', group: 'review', shortcuts: ['escape'], absent: 'no comment is being placed' }),
   roomAction({ id: WORST_ACTION_IDS.next, label: 'Next worst-IoU frame', group: 'review', shortcuts: ['w'], absent: 'no prediction to rank frames by (review panel → Predictions)' }),
   roomAction({ id: WORST_ACTION_IDS.previous, label: 'Previous worst-IoU frame', group: 'review', shortcuts: ['shift+w'], absent: 'no prediction to rank frames by (review panel → Predictions)' }),
 ];

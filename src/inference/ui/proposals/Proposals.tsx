@@ -14,8 +14,8 @@
  * Pixels reach the canvas through CanvasView.setProposalOutlines; edits go through the session's
  * tool context like the SAM tool's, so undo, redo, persistence and "protect other class" hold.
  */
-import { usePublishRunners } from '../../../annotator/ui/roomActions';
-import { ASSIST_ACTION_IDS } from '../assistActions';
+import { usePublishRunners, usePublishScope } from '../../../annotator/ui/roomActions';
+import { ASSIST_ACTION_IDS, PROPOSAL_ACTION_IDS } from '../assistActions';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { EditorSession } from '../../../annotator/session/editorSession';
 import type { FrameImageCache } from '../../../annotator/session/frameImages';
@@ -34,7 +34,6 @@ import { acceptLayer, regionsOfLayer, type FrameAcceptMode } from './layerRegion
 import { applyProposalMask, classForAccept, cycleIndex, LABEL_COLOURS, labelOf, proposalAt, type ProposalLabel, type ShownProposal } from './proposalModel';
 import { JobProgress, ProposalSettings, ProposalTable, type Job } from './ProposalsPanelParts';
 import { loadThresholds, saveThresholds, thresholdsFor, withThresholds, type VerbThresholds } from './thresholds';
-import { dialogOpen, isTypingTarget } from '../../../workspace/keyboard';
 import { messageOf } from '../../../workspace/notices';
 
 interface Props {
@@ -287,35 +286,25 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
   }, [canvas, mode, items, accept]);
 
   // ---- keys --------------------------------------------------------------------------------------
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (isTypingTarget(e.target) || dialogOpen() || e.ctrlKey || e.metaKey || e.altKey) return;
-      const key = e.key.toLowerCase();
-      let used = true;
-      // Shift+A (start / leave proposals) is an action in the editor's table (assistActions.ts).
-      if (e.key === 'Escape' && (mode !== 'off' || job)) {
-        if (job) job.abort.abort();
+  // Proposals mode's keys, in the editor's one action table (assistActions.ts): they act while the
+  // mode is on (or a run can be cancelled), before the active tool's and the editor's own keys.
+  const on = mode !== 'off' || job !== null;
+  usePublishScope('proposals', on);
+  const none = mode === 'off' ? 'proposals are not open (Shift+A)' : null;
+  usePublishRunners({
+    [PROPOSAL_ACTION_IDS.leave]: {
+      disabled: on ? null : 'proposals are not open (Shift+A)',
+      run: () => {
+        job?.abort.abort();
         leave();
-      } else if (mode === 'off') {
-        used = false;
-      } else if (e.key === 'Enter' && e.shiftKey && mode === 'layer') {
-        acceptFrame('fill-empty');
-      } else if (e.key === 'Enter' || (key === 'a' && !e.shiftKey)) {
-        accept(selected ?? hover);
-      } else if (e.key === 'Tab') {
-        setSelected((s) => cycleIndex(items.length, s, e.shiftKey ? -1 : 1));
-      } else {
-        used = false;
-      }
-      if (used) {
-        e.preventDefault();
-        e.stopImmediatePropagation();
-      }
-    };
-    // Capture phase: the editor's own handler (tool keys, focus navigation) must not see these.
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [mode, job, items.length, selected, hover, accept, acceptFrame, leave, runFrame]);
+      },
+    },
+    [PROPOSAL_ACTION_IDS.accept]: { disabled: none, run: () => accept(selected ?? hover) },
+    // Shift+Enter takes the frame's pre-label where gt is empty; outside the pre-label view it accepts like Enter.
+    [PROPOSAL_ACTION_IDS.acceptPrelabel]: { disabled: none, run: () => (mode === 'layer' ? acceptFrame('fill-empty') : accept(selected ?? hover)) },
+    [PROPOSAL_ACTION_IDS.next]: { disabled: none, run: () => setSelected((s) => cycleIndex(items.length, s, 1)) },
+    [PROPOSAL_ACTION_IDS.previous]: { disabled: none, run: () => setSelected((s) => cycleIndex(items.length, s, -1)) },
+  });
 
   usePublishRunners({ [ASSIST_ACTION_IDS.proposals]: { disabled: null, run: () => (mode !== 'off' ? leave() : void runFrame()) } });
 
