@@ -348,14 +348,21 @@ describe('eval on hand-made masks', () => {
     const doc = JSON.parse(r.stdout) as Json;
     expect((doc.warnings as string[])).toEqual([]);
     expect((doc.summary as Json).coverage).toMatchObject({ evaluated_frames: 2, missing_predictions: 0 });
-    // A frame the metadata names that is neither masked nor ignored still warns.
+    expect((doc.summary as Json).coverage).toMatchObject({ evaluated_frames: 2, ignored_frames: 1 });
+    // A frame the metadata names that is neither masked nor ignored is an unpainted frame: an
+    // all-background GT, scored (as the app's panel scores it), with a warning naming it.
     await writeJson(path.join(base, 'gt/slicing_bread/meta/v1.json'), {
       format: 'spoc-studio/wtc-meta', version: 1, video: 'v1', verb: 'slicing', noun: 'bread', fps: 1, source: 'gt',
       frames: [0, 1, 2].map((k) => ({ name: `frame000${k}`, timestamp_sec: k })),
     });
-    const w = await runCli(['eval', '--gt', 'appexport/gt', '--pred', 'appexport/pred'], dir);
-    expect(w.stderr).toContain('names 1 frame(s) with no GT mask (frame0001); ignored');
-    expect(w.stderr).toContain('no GT frame "frame0001"');
+    const w = await runCli(['eval', '--gt', 'appexport/gt', '--pred', 'appexport/pred', '--json', '-'], dir);
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.stderr).toContain('1 of 3 frames have no GT mask (frame0001); scored as all-background GT');
+    expect(w.stderr).not.toContain('no GT frame');
+    const unpainted = JSON.parse(w.stdout) as { summary: Json; frames: FrameJson[] };
+    expect(unpainted.summary.coverage).toMatchObject({ evaluated_frames: 3, ignored_frames: 0 });
+    // The prediction's actionable pixel on frame0001 is a false positive against nothing.
+    expect(unpainted.frames[1]).toMatchObject({ frame: 'frame0001', gt: null, I_act: 0, U_act: 1, A_act_gt: 0 });
   });
 
   it('refuses a folder that holds masks directly (exit 2)', async () => {
