@@ -87,7 +87,7 @@ describe('app panel and CLI on the app export', () => {
     cleanups.push(cleanup);
     await exportTo(db, project.id, 'gt', path.join(dir, 'gt'));
     await exportTo(db, project.id, 'pred:m', path.join(dir, 'pred'));
-    const run = await runCli(['eval', '--gt', 'gt/Kitchen', '--pred', 'pred/Kitchen-pred_m', '--json', '-'], dir);
+    const run = await runCli(['eval', '--gt', 'gt', '--pred', 'pred', '--json', '-'], dir);
     expect(run.code, run.stderr).toBe(0);
     const doc = JSON.parse(run.stdout) as {
       summary: { coverage: Record<string, number>; table: Record<string, number | string | null>[] };
@@ -114,7 +114,8 @@ describe('app panel and CLI on the app export', () => {
         else expect(num(cli[key]), `${row.row} ${row.verb} ${key}`).toBeCloseTo(want, 12);
       }
     }
-    // The export holds masks only for painted frames, and the CLI read them from the export's root.
-    expect((await readdir(dir)).sort()).toEqual(['gt', 'pred']);
+    // Read from the unpacked archives' roots, which are the dataset roots (no wrapping folder).
+    expect(run.stderr).not.toContain('dataset root');
+    expect((await readdir(path.join(dir, 'gt'))).sort()).toEqual(['peel_banana', 'slicing_bread']);
   });
 });

@@ -322,14 +322,22 @@ describe('eval on hand-made masks', () => {
     expect(empty.stderr).not.toContain('warning');
   });
 
-  it('points at the folder one level down that holds the layout (the app\'s export zip, unpacked)', async () => {
-    // The app's WhereToChange zip puts everything under the project's name: Kitchen/<osc>/gt/masks/...
+  it('reads an older export that wraps the dataset root in a folder named after the project, and points at it among several', async () => {
+    // Older SPOC Studio zips put everything under the project's name: Kitchen/<osc>/gt/masks/...
     await writeMask(path.join(dir, 'unzipped/Kitchen/slicing_bread/gt/masks/v1/frame0000.png'), mapOf(['10', '20']));
-    const r = await runCli(['eval', '--gt', 'unzipped', '--pred', 'unzipped'], dir);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('unzipped: no masks found; unzipped/Kitchen holds WhereToChange folders (unzipped/Kitchen/slicing_bread/gt/masks): give that folder instead');
+    const r = await runCli(['eval', '--gt', 'unzipped', '--pred', 'unzipped', '--json', '-'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('gt: unzipped/Kitchen: read as the dataset root');
+    expect((JSON.parse(r.stdout) as { clips: { id: string }[] }).clips.map((c) => c.id)).toEqual(['slicing_bread/v1']);
     const ok = await runCli(['eval', '--gt', 'unzipped/Kitchen', '--pred', 'unzipped/Kitchen'], dir);
     expect(ok.code).toBe(0);
+    expect(ok.stderr).not.toContain('dataset root');
+    // Beside another folder it is not guessed: the message names the folder to give.
+    await writeMask(path.join(dir, 'unzipped2/Kitchen/slicing_bread/gt/masks/v1/frame0000.png'), mapOf(['10', '20']));
+    await mkdir(path.join(dir, 'unzipped2/notes'), { recursive: true });
+    const two = await runCli(['eval', '--gt', 'unzipped2', '--pred', 'unzipped2'], dir);
+    expect(two.code).toBe(1);
+    expect(two.stderr).toContain('unzipped2: no masks found; unzipped2/Kitchen holds WhereToChange folders (unzipped2/Kitchen/slicing_bread/gt/masks): give that folder instead');
   });
 
   it('takes the app\'s export as it is: an ignored frame without a mask (and its prediction) raise no warning', async () => {
