@@ -49,6 +49,16 @@ async function exportTo(db: SpocDb, projectId: string, source: 'gt' | `pred:${st
   }
 }
 
+async function listTree(root: string, rel = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(path.join(root, rel), { withFileTypes: true })) {
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...(await listTree(root, p)));
+    else out.push(p);
+  }
+  return out;
+}
+
 describe('app panel and CLI on the app export', () => {
   it('count the same evaluated, ignored and missing frames and print the same table', async () => {
     const db = await freshDb();
@@ -114,6 +124,16 @@ describe('app panel and CLI on the app export', () => {
         else expect(num(cli[key]), `${row.row} ${row.verb} ${key}`).toBeCloseTo(want, 12);
       }
     }
+    // The prediction export keeps out of gt/masks (pred/masks, pred/meta): unpacked over the gt
+    // export, the two sit side by side and one folder serves both sides.
+    const predFiles = await listTree(path.join(dir, 'pred'));
+    expect(predFiles.filter((f) => f.includes('/gt/'))).toEqual([]);
+    expect(predFiles.filter((f) => f.includes('/pred/masks/'))).toHaveLength(7);
+    await exportTo(db, project.id, 'gt', path.join(dir, 'both'));
+    await exportTo(db, project.id, 'pred:m', path.join(dir, 'both'));
+    const same = await runCli(['eval', '--gt', 'both', '--pred', 'both', '--json', '-'], dir);
+    expect(same.code, same.stderr).toBe(0);
+    expect((JSON.parse(same.stdout) as typeof doc).summary).toEqual(doc.summary);
     // Read from the unpacked archives' roots, which are the dataset roots (no wrapping folder).
     expect(run.stderr).not.toContain('dataset root');
     expect((await readdir(path.join(dir, 'gt'))).sort()).toEqual(['peel_banana', 'slicing_bread']);
