@@ -2,7 +2,8 @@
  * The app's project evaluation panel and `spoc-studio eval` on the app's own WhereToChange export of
  * the same project must report the same frames (evaluated, ignored, missing predictions) and the same
  * table (docs/metrics.md, "Which frames are evaluated"). The clips hold what a real project holds:
- * ignored frames with and without painted gt, frames nobody painted, frames without a prediction.
+ * ignored frames with and without painted gt, frames nobody painted (a whole clip of them), frames
+ * without a prediction.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
@@ -84,6 +85,15 @@ describe('app panel and CLI on the app export', () => {
         layers: [layer(1, 'gt', rect(0, 0, 8, 3, 1)), ...[0, 1, 2].map((k) => layer(k, 'pred:m', rect(0, 0, 8, 2 + k, 1)))],
       },
     ]);
+    // Clip c, 2 frames nobody painted (the export writes no gt mask folder for it), a prediction on frame 0.
+    await commitClipImports(db, [
+      {
+        projectId: project.id,
+        clip: clipDraft(project.id, { name: 'c', frameCount: 2 }),
+        frames: [0, 1].map((i) => ({ timestampSec: i, image: pngBlob(i), mime: 'image/png' })),
+        layers: [layer(0, 'pred:m', rect(0, 0, 2, 2, 1))],
+      },
+    ]);
     await setFrameIgnored(db, a.id, 3, { reason: 'too_blurry' });
     await setFrameIgnored(db, a.id, 4, { reason: 'not_visible' });
     const b = (await listClips(db, project.id)).find((c) => c.name === 'b')!;
@@ -91,7 +101,7 @@ describe('app panel and CLI on the app export', () => {
 
     const clips = await listClips(db, project.id);
     const app = evaluateSpoc((await countProject(db, clips, 'pred:m')).clips);
-    expect(app.coverage).toEqual({ clips: 2, frames: 9, evaluatedFrames: 6, ignoredFrames: 3, missingPredictions: 1 });
+    expect(app.coverage).toEqual({ clips: 3, frames: 11, evaluatedFrames: 8, ignoredFrames: 3, missingPredictions: 2 });
 
     const { dir, cleanup } = await tempDir('spoc-parity-');
     cleanups.push(cleanup);
@@ -112,6 +122,7 @@ describe('app panel and CLI on the app export', () => {
     });
     expect(doc.clips.map((c) => [c.video, c.evaluated_frames, c.ignored_frames, c.missing_predictions])).toEqual([
       ['a', 4, 2, 1],
+      ['c', 2, 0, 1],
       ['b', 2, 1, 0],
     ]);
     const appRows = spocTableRows(app, clips.map((c) => ({ verb: c.osc.verb.toLowerCase() })));
@@ -128,7 +139,7 @@ describe('app panel and CLI on the app export', () => {
     // export, the two sit side by side and one folder serves both sides.
     const predFiles = await listTree(path.join(dir, 'pred'));
     expect(predFiles.filter((f) => f.includes('/gt/'))).toEqual([]);
-    expect(predFiles.filter((f) => f.includes('/pred/masks/'))).toHaveLength(7);
+    expect(predFiles.filter((f) => f.includes('/pred/masks/'))).toHaveLength(8);
     await exportTo(db, project.id, 'gt', path.join(dir, 'both'));
     await exportTo(db, project.id, 'pred:m', path.join(dir, 'both'));
     const same = await runCli(['eval', '--gt', 'both', '--pred', 'both', '--json', '-'], dir);

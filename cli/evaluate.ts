@@ -131,7 +131,8 @@ export async function runEvaluation(gt: MaskSet, pred: MaskSet, options: EvalOpt
   let done = 0;
   for (const video of gt.videos) {
     const predVideo = matches.get(video) ?? null;
-    clips.push(await evaluateVideo(gt, pred, video, predVideo, taxonomy, options, warnings, () => options.onFrame?.(++done, gt.frameCount)));
+    const clip = await evaluateVideo(gt, pred, video, predVideo, taxonomy, options, warnings, () => options.onFrame?.(++done, gt.frameCount));
+    if (clip) clips.push(clip);
   }
   const report = evaluateSpoc(
     clips.map((c) => c.counted),
@@ -243,11 +244,16 @@ async function evaluateVideo(
   options: EvalOptions,
   warnings: string[],
   tick: () => void,
-): Promise<ClipResult> {
+): Promise<ClipResult | null> {
   const shownDir = `${displayPath(gt.dirArg, video.relDir)}/`;
   const identity = clipIdentity(video, taxonomy, warnings, shownDir);
   const meta = await readVideoMeta(gt, video);
   warnings.push(...meta.warnings.map((w) => `gt: ${w}`));
+  if (video.frames.length === 0 && !meta.frames?.length) {
+    // A metadata file without masks that lists no frames describes no clip.
+    warnings.push(`gt: ${meta.file}: lists no frames and ${shownDir} holds no masks; skipped`);
+    return null;
+  }
 
   // Which frames are walked and what each is: the definition the app's panel follows too.
   const listed: ListedFrame<string>[] = (meta.frames ?? video.frames).map((f) => ({ key: f.key, ignored: meta.ignored.has(f.key), phase: meta.phases.get(f.key) }));

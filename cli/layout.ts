@@ -153,6 +153,23 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
     videos.push({ key: osc === null ? video : `${osc}/${video}`, osc, video, pattern, relDir: dirRel, frames, metaRel });
   };
 
+  /**
+   * GT videos that have a metadata file and no masks at all: a clip the app exported with nothing
+   * painted. Its metadata lists the frames (all-background GT or ignored: src/metrics/evalFrames.ts).
+   */
+  const addUnpainted = async (osc: string, oscRel: string): Promise<number> => {
+    if ((await tree.kindOf(`${oscRel}/meta`)) !== 'dir') return 0;
+    let added = 0;
+    for (const e of await tree.list(`${oscRel}/meta`)) {
+      if (e.kind !== 'file' || !e.name.toLowerCase().endsWith('.json')) continue;
+      const video = stem(e.name);
+      if (videos.some((v) => v.osc === osc && v.video === video)) continue;
+      videos.push({ key: `${osc}/${video}`, osc, video, pattern: '<osc>/gt/masks/<video>/', relDir: `${oscRel}/gt/masks/${video}`, frames: [], metaRel: `${oscRel}/meta/${e.name}` });
+      added++;
+    }
+    return added;
+  };
+
   for (const child of children) {
     if (child === 'meta') continue;
     const childRel = relOf(child);
@@ -171,6 +188,7 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
       for (const video of (await listDir(tree, `${childRel}/${masksDir}`)).dirs) {
         await addVideo(child, video, `${childRel}/${masksDir}/${video}`, pattern);
       }
+      if (role === 'gt') await addUnpainted(child, childRel);
       continue;
     }
     let flat = 0;
@@ -183,6 +201,10 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
       await addVideo(child, video, videoRel, '<osc>/<video>/', pngs);
     }
     if (flat > 0) {
+      wtcExample ??= childRel;
+      continue;
+    }
+    if (role === 'gt' && (await addUnpainted(child, childRel)) > 0) {
       wtcExample ??= childRel;
       continue;
     }
