@@ -16,7 +16,7 @@ import { StoreError } from '../store/errors';
 import { writeSourceLayers } from '../store/sourceLayers';
 import { touchTables } from '../store/touch';
 import { withClipWriteLock } from '../workspace/clipWriteLock';
-import { predictionSource, readPredictionPngs, type PredictionDraft, type PredictionSource, type PredictionTarget } from './predictions';
+import { isPredictionPlace, predictionSource, readPredictionPngs, type PredictionDraft, type PredictionSource, type PredictionTarget } from './predictions';
 
 export interface MatchedClip {
   clipId: string;
@@ -52,8 +52,6 @@ function pngFolders(files: readonly VirtualFile[]): Map<string, VirtualFile[]> {
 }
 
 const lastSegment = (dir: string): string => dir.slice(dir.lastIndexOf('/') + 1);
-/** A folder in the layout's prediction place wins over one of the same name elsewhere (a gt export unpacked beside it). */
-const isPredPlace = (dir: string): boolean => /(^|\/)pred\/masks\/[^/]+$/.test(dir);
 
 /**
  * Reads and checks a project's prediction from the picked files; writes nothing. `targets` are the
@@ -91,7 +89,8 @@ export async function readProjectPredictions(
       report.clipsWithout.push(target.clip.name);
       continue;
     }
-    if (dirs.length > 1 && dirs.some(isPredPlace)) dirs = dirs.filter(isPredPlace);
+    // A folder in the prediction place wins over namesakes elsewhere (a gt export unpacked beside it).
+    if (dirs.length > 1 && dirs.filter(isPredictionPlace).length === 1) dirs = dirs.filter(isPredictionPlace);
     if (dirs.length > 1) {
       report.errors.push(`${dirs.join(', ')}: ${dirs.length} folders are named after clip "${target.clip.name}"; keep one`);
       continue;
