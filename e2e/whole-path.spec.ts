@@ -326,7 +326,7 @@ test('annotator → reviewer → researcher on a real H.264 video', async ({ pag
   await becomeUser(page, 'rob');
   const metrics = page.getByRole('region', { name: 'Evaluation' });
   await metrics.getByRole('button', { name: /Evaluation: SPOC table/ }).click();
-  await expect(metrics).toContainText('Import predictions (pred:…) to score them here: open a clip, then Predictions in its review panel.');
+  await expect(metrics).toContainText('Import predictions (pred:…) to score them here: for the whole project under Predictions for the whole project above, or for one clip in its review panel (Predictions).');
 
   const gtDir = info.outputPath('export-gt');
   const gtFiles = await exportAs(page, 'WhereToChange folders (zip)', 'gt', gtDir);
