@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { decodeIndexedPng } from '../src/io/indexedPng';
-import { LABEL, type LabelMap } from '../src/masks/labelMap';
+import { LABEL, createLabelMap, type LabelMap } from '../src/masks/labelMap';
 import {
   type ClipProgress,
   type Convention,
@@ -32,6 +32,7 @@ import {
   stateAreas,
   voidMaskOf,
 } from '../src/metrics';
+import { countedFrame, planClipFrames, type ListedFrame } from '../src/metrics/evalFrames';
 import { VERBS, parseOscName, subsetOf, type Subset } from '../src/taxonomy';
 import { DataError, asDataError, displayPath, fsProblem } from './io';
 import type { MaskFrame, MaskSet, MaskVideo } from './layout';
@@ -51,7 +52,8 @@ export type PerState<T> = Record<StateKey, T>;
 export interface FrameResult {
   /** Frame name (file stem of the GT mask). */
   frame: string;
-  gtFile: string;
+  /** null when the clip's metadata lists the frame but no GT mask was written (unpainted: all-background GT). */
+  gtFile: string | null;
   /** null when the prediction is missing (scored as an empty prediction). */
   predFile: string | null;
   ignored: boolean;
@@ -129,7 +131,8 @@ export async function runEvaluation(gt: MaskSet, pred: MaskSet, options: EvalOpt
   let done = 0;
   for (const video of gt.videos) {
     const predVideo = matches.get(video) ?? null;
-    clips.push(await evaluateVideo(gt, pred, video, predVideo, taxonomy, options, warnings, () => options.onFrame?.(++done, gt.frameCount)));
+    const clip = await evaluateVideo(gt, pred, video, predVideo, taxonomy, options, warnings, () => options.onFrame?.(++done, gt.frameCount));
+    if (clip) clips.push(clip);
   }
   const report = evaluateSpoc(
     clips.map((c) => c.counted),
@@ -218,6 +221,18 @@ function decode(set: MaskSet, frame: MaskFrame, bytes: Uint8Array, size?: { widt
   }
 }
 
+function shortList(names: readonly string[]): string {
+  return names.slice(0, 5).join(', ') + (names.length > 5 ? ', …' : '');
+}
+
+/** The frame size when no metadata gives it and the frame has no GT mask: any GT mask's, else the prediction's. */
+async function firstMaskSize(gt: MaskSet, video: MaskVideo, pred: MaskSet, predVideo: MaskVideo | null, metaFile: string | null): Promise<{ width: number; height: number }> {
+  const [set, frame] = video.frames.length > 0 ? [gt, video.frames[0]] : predVideo && predVideo.frames.length > 0 ? [pred, predVideo.frames[0]] : [null, null];
+  if (!set || !frame) throw new DataError(`${metaFile}: lists frames without GT masks and gives no width and height; nothing tells their size`);
+  const map = decode(set, frame, await readBytes(set, frame));
+  return { width: map.width, height: map.height };
+}
+
 const NAN3: PerState<number> = Object.freeze({ act: NaN, trf: NaN, obj: NaN });
 
 async function evaluateVideo(
@@ -229,52 +244,77 @@ async function evaluateVideo(
   options: EvalOptions,
   warnings: string[],
   tick: () => void,
-): Promise<ClipResult> {
+): Promise<ClipResult | null> {
   const shownDir = `${displayPath(gt.dirArg, video.relDir)}/`;
   const identity = clipIdentity(video, taxonomy, warnings, shownDir);
   const meta = await readVideoMeta(gt, video);
   warnings.push(...meta.warnings.map((w) => `gt: ${w}`));
-
-  const predByKey = new Map((predVideo?.frames ?? []).map((f) => [f.key, f]));
-  const gtKeys = new Set(video.frames.map((f) => f.key));
-  if (predVideo) {
-    for (const pf of predVideo.frames) {
-      // A prediction for a frame the metadata ignores (the app exports no mask for it) is simply not scored.
-      if (!gtKeys.has(pf.key) && !meta.ignored.has(pf.key)) warnings.push(`pred: ${displayPath(pred.dirArg, pf.rel)}: no GT frame "${pf.stem}" in ${shownDir}; ignored`);
-    }
+  if (video.frames.length === 0 && !meta.frames?.length) {
+    // A metadata file without masks that lists no frames describes no clip.
+    warnings.push(`gt: ${meta.file}: lists no frames and ${shownDir} holds no masks; skipped`);
+    return null;
   }
 
+  // Which frames are walked and what each is: the definition the app's panel follows too.
+  const listed: ListedFrame<string>[] = (meta.frames ?? video.frames).map((f) => ({ key: f.key, ignored: meta.ignored.has(f.key), phase: meta.phases.get(f.key) }));
+  const names = new Map((meta.frames ?? []).map((f) => [f.key, f.name]));
+  const plan = planClipFrames(
+    listed,
+    new Map(video.frames.map((f) => [f.key, f])),
+    new Map((predVideo?.frames ?? []).map((f) => [f.key, f])),
+  );
+  const planned = new Set(plan.map((f) => f.key));
+  if (predVideo) {
+    for (const pf of predVideo.frames) {
+      if (!planned.has(pf.key)) warnings.push(`pred: ${displayPath(pred.dirArg, pf.rel)}: no GT frame "${pf.stem}" in ${shownDir}; ignored`);
+    }
+  }
+  const unpainted = plan.filter((f) => !f.gt && !f.ignored).map((f) => names.get(f.key) ?? f.key);
+  if (unpainted.length > 0) {
+    warnings.push(`gt: ${meta.file}: ${unpainted.length} of ${plan.length} frames have no GT mask (${shortList(unpainted)}); scored as all-background GT, as the app scores unpainted frames`);
+  }
+  // The size of an all-background GT: the metadata's, else the first GT mask's (read once, below).
+  let size = meta.size;
+
   // Read the next pair while the current one is decoded and counted.
-  const load = (i: number): Promise<[Uint8Array, Uint8Array | null]> => {
-    const g = video.frames[i];
-    const p = predByKey.get(g.key);
-    return Promise.all([readBytes(gt, g), p ? readBytes(pred, p) : Promise.resolve(null)]);
+  const load = (i: number): Promise<[Uint8Array | null, Uint8Array | null]> => {
+    const f = plan[i];
+    return Promise.all([f.gt ? readBytes(gt, f.gt) : Promise.resolve(null), f.pred ? readBytes(pred, f.pred) : Promise.resolve(null)]);
   };
   const frames: FrameResult[] = [];
   const missing: string[] = [];
-  let pending = video.frames.length > 0 ? load(0) : null;
-  for (let i = 0; i < video.frames.length; i++) {
+  let pending = plan.length > 0 ? load(0) : null;
+  for (let i = 0; i < plan.length; i++) {
     const [gtBytes, predBytes] = await pending!;
-    pending = i + 1 < video.frames.length ? load(i + 1) : null;
+    pending = i + 1 < plan.length ? load(i + 1) : null;
     // Keep a rejected prefetch from surfacing as an unhandled rejection if this frame throws.
     pending?.catch(() => undefined);
-    const gf = video.frames[i];
-    const pf = predByKey.get(gf.key) ?? null;
-    const gtFile = displayPath(gt.dirArg, gf.rel);
+    const fr = plan[i];
+    const gf = fr.gt ?? null;
+    const pf = fr.pred ?? null;
+    const gtFile = gf ? displayPath(gt.dirArg, gf.rel) : null;
     const predFile = pf ? displayPath(pred.dirArg, pf.rel) : null;
-    const gtMap = decode(gt, gf, gtBytes, meta.size ?? undefined, meta.file ?? undefined);
+    if (!pf && !fr.ignored) missing.push(gf?.stem ?? names.get(fr.key) ?? fr.key);
+    // Masks are decoded (and so checked) on ignored frames too; only an unpainted frame has none.
+    let gtMap: LabelMap | null = null;
+    if (gf && gtBytes) {
+      gtMap = decode(gt, gf, gtBytes, meta.size ?? undefined, meta.file ?? undefined);
+      size ??= { width: gtMap.width, height: gtMap.height };
+    } else if (!fr.ignored) {
+      size ??= await firstMaskSize(gt, video, pred, predVideo, meta.file);
+      gtMap = createLabelMap(size.width, size.height);
+    }
     const predMap = pf && predBytes ? decode(pred, pf, predBytes) : null;
-    if (predMap && (predMap.width !== gtMap.width || predMap.height !== gtMap.height)) {
+    if (predMap && gtMap && (predMap.width !== gtMap.width || predMap.height !== gtMap.height)) {
+      const against = gtFile ? `the GT mask ${gtFile}` : `the clip (${meta.file})`;
       throw new DataError(
-        `${predFile}: is ${predMap.width}x${predMap.height} but the GT mask ${gtFile} is ${gtMap.width}x${gtMap.height}; a prediction must have the size of its GT`,
+        `${predFile}: is ${predMap.width}x${predMap.height} but ${against} is ${gtMap.width}x${gtMap.height}; a prediction must have the size of its GT`,
       );
     }
-    if (!pf) missing.push(gf.stem);
-    const ignored = meta.ignored.has(gf.key);
-    const counts = ignored ? null : countFrame(gtMap, predMap);
+    const counts = gtMap && !fr.ignored ? countFrame(gtMap, predMap) : null;
     let j: PerState<number> = NAN3;
     let f: PerState<number> = NAN3;
-    if (counts) {
+    if (counts && gtMap) {
       if (options.boundary) {
         const scores = davisScores(gtMap, predMap);
         j = scores.j;
@@ -284,24 +324,24 @@ async function evaluateVideo(
       }
     }
     frames.push({
-      frame: gf.stem,
+      frame: gf?.stem ?? names.get(fr.key) ?? fr.key,
       gtFile,
       predFile,
-      ignored,
-      phase: meta.phases.get(gf.key) ?? null,
+      ignored: fr.ignored,
+      phase: fr.phase ?? null,
       counts,
       predAreas: predMap ? stateAreas(predMap) : null,
-      gtAreas: stateAreas(gtMap),
+      gtAreas: gtMap ? stateAreas(gtMap) : { act: 0, trf: 0 },
       j,
       f,
     });
-    tick();
+    if (gf) tick();
   }
+  const evaluated = plan.filter((fr) => !fr.ignored).length;
   if (!predVideo) {
-    warnings.push(`pred: no prediction for ${video.key} (${video.frames.length} GT frames); every frame scored as an empty prediction`);
+    warnings.push(`pred: no prediction for ${video.key} (${evaluated} GT frames); every frame scored as an empty prediction`);
   } else if (missing.length > 0) {
-    const list = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ', …' : '');
-    warnings.push(`pred: ${displayPath(pred.dirArg, predVideo.relDir)}/ lacks ${missing.length} of ${video.frames.length} GT frames (${list}); scored as empty predictions`);
+    warnings.push(`pred: ${displayPath(pred.dirArg, predVideo.relDir)}/ lacks ${missing.length} of ${evaluated} GT frames (${shortList(missing)}); scored as empty predictions`);
   }
 
   const counted: CountedClip = {
@@ -310,7 +350,7 @@ async function evaluateVideo(
     noun: identity.noun,
     // CountedClip needs a subset; DAVIS clips are reported without seen/novel columns.
     subset: identity.subset ?? 'seen',
-    frames: frames.map((fr) => ({ counts: fr.counts, phase: fr.phase ?? undefined, missingPred: fr.predFile === null })),
+    frames: plan.map((fr, i) => countedFrame(fr, frames[i].counts)),
   };
   const phasesKnown = frames.some((fr) => fr.phase !== null);
   return {

@@ -103,27 +103,32 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
   const tree = await InputTree.open(abs, dirArg);
   const show = (rel: string): string => tree.show(rel);
 
-  let base = '';
-  const top = await listDir(tree, '');
-  if (top.pngs.length > 0 && top.dirs.length === 0) {
+  const notes: string[] = [];
+  const firstTop = await listDir(tree, '');
+  if (firstTop.pngs.length > 0 && firstTop.dirs.length === 0) {
     throw new UsageError(
-      `--${role} ${dirArg}: holds mask files directly (e.g. ${top.pngs[0]}); give the folder above it, which holds one folder per video`,
+      `--${role} ${dirArg}: holds mask files directly (e.g. ${firstTop.pngs[0]}); give the folder above it, which holds one folder per video`,
       command,
     );
   }
+  // An export of an older SPOC Studio wraps the dataset root in a folder named after the project.
+  const root = await wrappedRoot(tree, firstTop);
+  if (root) notes.push(`${show(root)}: read as the dataset root (the only folder of ${show('')}, as older SPOC Studio exports wrap it)`);
+  const top = root ? await listDir(tree, root) : firstTop;
+  const under = (rel: string): string => (root ? `${root}/${rel}` : rel);
+  let base = root ?? '';
   // A DAVIS dataset root: use its Annotations folder (480p when there are several resolutions).
   if (top.dirs.includes('Annotations')) {
-    const ann = await listDir(tree, 'Annotations');
-    if (ann.dirs.includes('480p')) base = 'Annotations/480p';
-    else if (ann.dirs.length === 1 && ann.pngs.length === 0 && (await listDir(tree, `Annotations/${ann.dirs[0]}`)).pngs.length === 0) {
-      base = `Annotations/${ann.dirs[0]}`;
-    } else base = 'Annotations';
+    const ann = await listDir(tree, under('Annotations'));
+    if (ann.dirs.includes('480p')) base = under('Annotations/480p');
+    else if (ann.dirs.length === 1 && ann.pngs.length === 0 && (await listDir(tree, under(`Annotations/${ann.dirs[0]}`))).pngs.length === 0) {
+      base = under(`Annotations/${ann.dirs[0]}`);
+    } else base = under('Annotations');
   }
   const children = base ? (await listDir(tree, base)).dirs : top.dirs;
   const relOf = (...parts: string[]): string => [base, ...parts].filter(Boolean).join('/');
 
   const videos: MaskVideo[] = [];
-  const notes: string[] = [];
   let davisExample: string | null = null;
   let wtcExample: string | null = null;
 
@@ -148,6 +153,23 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
     videos.push({ key: osc === null ? video : `${osc}/${video}`, osc, video, pattern, relDir: dirRel, frames, metaRel });
   };
 
+  /**
+   * GT videos that have a metadata file and no masks at all: a clip the app exported with nothing
+   * painted. Its metadata lists the frames (all-background GT or ignored: src/metrics/evalFrames.ts).
+   */
+  const addUnpainted = async (osc: string, oscRel: string): Promise<number> => {
+    if ((await tree.kindOf(`${oscRel}/meta`)) !== 'dir') return 0;
+    let added = 0;
+    for (const e of await tree.list(`${oscRel}/meta`)) {
+      if (e.kind !== 'file' || !e.name.toLowerCase().endsWith('.json')) continue;
+      const video = stem(e.name);
+      if (videos.some((v) => v.osc === osc && v.video === video)) continue;
+      videos.push({ key: `${osc}/${video}`, osc, video, pattern: '<osc>/gt/masks/<video>/', relDir: `${oscRel}/gt/masks/${video}`, frames: [], metaRel: `${oscRel}/meta/${e.name}` });
+      added++;
+    }
+    return added;
+  };
+
   for (const child of children) {
     if (child === 'meta') continue;
     const childRel = relOf(child);
@@ -166,6 +188,7 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
       for (const video of (await listDir(tree, `${childRel}/${masksDir}`)).dirs) {
         await addVideo(child, video, `${childRel}/${masksDir}/${video}`, pattern);
       }
+      if (role === 'gt') await addUnpainted(child, childRel);
       continue;
     }
     let flat = 0;
@@ -181,6 +204,10 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
       wtcExample ??= childRel;
       continue;
     }
+    if (role === 'gt' && (await addUnpainted(child, childRel)) > 0) {
+      wtcExample ??= childRel;
+      continue;
+    }
     if (hasPred && role === 'gt') notes.push(`${show(childRel)}: has pred/masks but no gt/masks, skipped`);
     else notes.push(`${show(childRel)}: no masks found, skipped`);
   }
@@ -193,7 +220,7 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
     );
   }
   if (videos.length === 0) {
-    // The app's export zip wraps the layout in a folder named after the project: say where it is.
+    // Several folders, one of them holding the layout one level down: say which one to give.
     const below = await layoutOneLevelDown(tree, children.map((c) => relOf(c)));
     throw new DataError(
       below
@@ -218,6 +245,20 @@ export async function scanMasks(io: CliIo, dirArg: string, role: MaskRole, comma
     frameCount: videos.reduce((n, v) => n + v.frames.length, 0),
     notes,
   };
+}
+
+/**
+ * The folder to read as the dataset root when `top` holds nothing but one folder that is not itself
+ * a clip's <osc> folder and holds a layout below it (a DAVIS Annotations folder, or <osc> folders
+ * with gt/masks or pred/masks): an older SPOC Studio export, unpacked. Null otherwise.
+ */
+async function wrappedRoot(tree: InputTree, top: Listing): Promise<string | null> {
+  const dirs = top.dirs.filter((d) => d !== 'meta');
+  if (top.pngs.length > 0 || dirs.length !== 1 || top.dirs.includes('Annotations')) return null;
+  const only = await listDir(tree, dirs[0]);
+  if (only.pngs.length > 0 || only.dirs.some((d) => d === 'gt' || d === 'pred')) return null;
+  if (only.dirs.includes('Annotations')) return dirs[0];
+  return (await layoutOneLevelDown(tree, dirs)) ? dirs[0] : null;
 }
 
 /** The first child folder whose own children hold `gt/masks` or `pred/masks` (a wrapped layout), if any. */

@@ -26,6 +26,11 @@ import type { MaskSet, MaskVideo } from './layout';
 export interface VideoMeta {
   /** Display path of the metadata file, or null when there is none. */
   file: string | null;
+  /**
+   * Every frame of the clip in clip order (the app's form lists them all, painted or not), or null
+   * when the file lists none: then the clip's frames are its GT masks.
+   */
+  frames: { key: string; name: string }[] | null;
   /** Frame keys (lower-case stems) marked ignored. */
   ignored: Set<string>;
   phases: Map<string, Phase>;
@@ -48,13 +53,13 @@ const PHASE_NAMES: Record<string, Phase> = {
 export async function readVideoMeta(set: MaskSet, video: MaskVideo): Promise<VideoMeta> {
   const file = displayPath(set.dirArg, video.metaRel);
   const bytes = await set.tree.readFile(video.metaRel);
-  if (bytes === null) return { file: null, ignored: new Set(), phases: new Map(), size: null, warnings: [] };
+  if (bytes === null) return { file: null, frames: null, ignored: new Set(), phases: new Map(), size: null, warnings: [] };
   try {
     const reader = new JsonReader(file);
     const doc = reader.object(parseJsonText(bytes, file), '');
     if (isAppForm(doc)) {
       const warnings: string[] = [];
-      return fromAppMeta(parseWtcMeta(bytes, file, video.video, warnings), video, file, warnings);
+      return fromAppMeta(parseWtcMeta(bytes, file, video.video, warnings), file, warnings);
     }
     return parseVideoMeta(doc, video, file);
   } catch (err) {
@@ -68,20 +73,19 @@ function isAppForm(doc: Record<string, unknown>): boolean {
   return Array.isArray(doc.frames) && doc.frames.some((f) => typeof f === 'object' && f !== null);
 }
 
-function fromAppMeta(meta: WtcMeta, video: MaskVideo, file: string, warnings: string[]): VideoMeta {
-  const gtKeys = new Set(video.frames.map((f) => f.key));
+function fromAppMeta(meta: WtcMeta, file: string, warnings: string[]): VideoMeta {
   const phases = new Map<string, Phase>();
   const ignored = new Set<string>();
-  const unknown: string[] = [];
+  // A listed frame without a GT mask is part of the clip (an unpainted frame: all-background GT, or
+  // an ignored one): src/metrics/evalFrames.ts, as the app's panel counts it.
+  const frames = meta.frames.map((f) => ({ key: f.name.toLowerCase(), name: f.name }));
   for (const f of meta.frames) {
     const key = f.name.toLowerCase();
-    // The app exports no mask for an ignored frame: its absence is expected, not worth a warning.
-    if (!gtKeys.has(key) && !f.ignored) unknown.push(key);
     if (f.phase) phases.set(key, f.phase);
     if (f.ignored) ignored.add(key);
   }
   const size = meta.width !== undefined && meta.height !== undefined ? { width: meta.width, height: meta.height } : null;
-  return { file, ignored, phases, size, warnings: [...warnings, ...unknownFramesWarning(file, new Set(unknown))] };
+  return { file, frames, ignored, phases, size, warnings };
 }
 
 function unknownFramesWarning(file: string, unknown: ReadonlySet<string>): string[] {
@@ -149,7 +153,7 @@ export function parseVideoMeta(json: Record<string, unknown>, video: MaskVideo, 
   } else if (ig !== undefined && ig !== null) fail('"ignored" must be an array or an object keyed by frame name');
 
   warnings.push(...unknownFramesWarning(file, unknown));
-  return { file, ignored, phases, size: null, warnings };
+  return { file, frames: null, ignored, phases, size: null, warnings };
 }
 
 /** "frame0003.png" / "Frame0003" -> "frame0003": metadata may name frames with or without extension. */

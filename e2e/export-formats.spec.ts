@@ -54,7 +54,9 @@ test('WhereToChange zip of a prediction source has frames and exact indexed mask
   const clips = await readRows<ClipRow>(page, 'clips');
   const peeling = clips.find((c) => c.name.startsWith('peeling'))!;
   const layer = (await readRows<LayerRow>(page, 'layers')).find((l) => l.clipId === peeling.id && l.source === 'pred:generator' && l.frameIndex === 10)!;
-  const maskName = names.find((n) => n.includes('/gt/masks/') && n.includes(peeling.name) && /frame0*10\.png$/.test(n));
+  // A prediction goes to the layout's prediction place, never where ground truth goes.
+  expect(names.filter((n) => n.includes('/gt/'))).toEqual([]);
+  const maskName = names.find((n) => n.includes('/pred/masks/') && n.includes(peeling.name) && /frame0*10\.png$/.test(n));
   expect(maskName, names.filter((n) => n.includes('masks')).slice(0, 3).join(', ')).toBeDefined();
   const map = decodeIndexedPng(entries[maskName!], { fileName: maskName! });
   expect([labelArea(map, 1), labelArea(map, 2)]).toEqual([layer.actArea, layer.trfArea]);

@@ -118,7 +118,7 @@ test('the dead end cannot be reached: an empty verb and "/" are refused, a secon
     const { paths } = await exportAs(page, format, info.outputDir);
     await expect(page.getByTestId('export-summary')).toContainText('Exported 2 clips');
     await expect(page.getByTestId('export-summary').getByRole('listitem')).toHaveCount(0); // nothing had to be rewritten
-    if (format === 'wtc') expect(paths.filter((p) => p.includes('/meta/')).sort()).toEqual([`Dead_end/mashing_potato/meta/${NAME}-2.json`, `Dead_end/mashing_potato/meta/${NAME}.json`]);
+    if (format === 'wtc') expect(paths.filter((p) => p.includes('/meta/')).sort()).toEqual([`mashing_potato/meta/${NAME}-2.json`, `mashing_potato/meta/${NAME}.json`]);
   }
   await expect(page.getByRole('alert').filter({ hasText: 'Export failed' })).toHaveCount(0);
 });
@@ -165,7 +165,7 @@ test('a project already in the dead end exports with notes, and is fixed from th
     await expect(summary).toContainText(`Clip "${NAME}": the object "salt/pepper" cannot be part of a folder name; exported as "salt-pepper"`);
     if (format !== 'wtc') await expect(summary).toContainText(`exported as "${NAME}-2"`);
     expect(new Set(paths).size).toBe(paths.length);
-    if (format === 'wtc') expect(paths.some((p) => p.startsWith('Old_project/unknown_salt-pepper/JPEGImages_1fps/'))).toBe(true);
+    if (format === 'wtc') expect(paths.some((p) => p.startsWith('unknown_salt-pepper/JPEGImages_1fps/'))).toBe(true);
   }
   expect(refusals).toEqual([]);
 
@@ -205,7 +205,7 @@ test('a project already in the dead end exports with notes, and is fixed from th
   ]);
   const { paths } = await exportAs(page, 'wtc', info.outputDir);
   await expect(page.getByTestId('export-summary').getByRole('listitem')).toHaveCount(0);
-  expect(paths.filter((p) => p.includes('/meta/')).sort()).toEqual(['Old_project/mashing_potato/meta/demo-grating-seed7.json', 'Old_project/mashing_sweet_potato/meta/second take.json']);
+  expect(paths.filter((p) => p.includes('/meta/')).sort()).toEqual(['mashing_potato/meta/demo-grating-seed7.json', 'mashing_sweet_potato/meta/second take.json']);
 });
 
 test('several videos at once; trash and restore exactly; delete for good; export one clip or the filtered ones', async ({ page }, info) => {
@@ -249,7 +249,7 @@ test('several videos at once; trash and restore exactly; delete for good; export
   await expect(page.getByLabel('Export which clips')).toHaveValue('clip');
   const one = await exportAs(page, 'davis', info.outputDir);
   expect(one.fileName).toBe('Kitchen-kitchen-b-davis.zip');
-  expect(new Set(one.paths.map((p) => p.split('/')[2]))).toEqual(new Set(['kitchen-b']));
+  expect(new Set(one.paths.map((p) => p.split('/')[1]))).toEqual(new Set(['kitchen-b'])); // the dataset root is the archive's root
 
   // Re-label one clip, filter by verb, export what the filters show.
   await card(page, 'kitchen-b').getByRole('button', { name: 'Edit kitchen-b' }).click();
@@ -262,7 +262,7 @@ test('several videos at once; trash and restore exactly; delete for good; export
   await page.getByLabel('Export which clips').selectOption('shown');
   const shown = await exportAs(page, 'wtc', info.outputDir);
   expect(shown.fileName).toBe('Kitchen-kitchen-b-wtc.zip'); // one clip: named after it
-  expect(new Set(shown.paths.map((p) => p.split('/')[1]))).toEqual(new Set(['grating_carrot']));
+  expect(new Set(shown.paths.map((p) => p.split('/')[0]))).toEqual(new Set(['grating_carrot']));
   await page.getByLabel('Filter by verb').selectOption('all');
 
   // Delete for good: every row keyed by the clip goes, the other clip's stay.

@@ -326,7 +326,7 @@ test('annotator → reviewer → researcher on a real H.264 video', async ({ pag
   await becomeUser(page, 'rob');
   const metrics = page.getByRole('region', { name: 'Evaluation' });
   await metrics.getByRole('button', { name: /Evaluation: SPOC table/ }).click();
-  await expect(metrics).toContainText('Import predictions (pred:…) to score them here: open a clip, then Predictions in its review panel.');
+  await expect(metrics).toContainText('Import predictions (pred:…) to score them here: for the whole project under Predictions for the whole project above, or for one clip in its review panel (Predictions).');
 
   const gtDir = info.outputPath('export-gt');
   const gtFiles = await exportAs(page, 'WhereToChange folders (zip)', 'gt', gtDir);
@@ -385,22 +385,20 @@ test('annotator → reviewer → researcher on a real H.264 video', async ({ pag
   await exportAs(page, 'WhereToChange folders (zip)', 'pred:perturbed', predDir);
   const json = info.outputPath('eval.json');
   const cli = (gt: string, pred: string) => spawnSync('npx', ['--no-install', 'spoc-studio', 'eval', '--gt', gt, '--pred', pred, '--json', json], { encoding: 'utf8' });
-  // Each zip holds one folder named after the project (pointed above it, the CLI names it: cli/commands/eval.test.ts).
-  const only = (dir: string) => {
-    const names = fs.readdirSync(dir);
-    expect(names).toHaveLength(1);
-    return path.join(dir, names[0]);
-  };
-  expect(only(predDir)).toBe(path.join(predDir, 'Kitchen-pred_perturbed'));
-  const run = cli(only(gtDir), only(predDir));
+  // Each zip's root is the dataset root (WhereToChange <verb>_<noun>/…): the CLI takes the unpacked folders as they are,
+  // and the prediction sits in the layout's prediction place, pred/masks, never under gt/masks.
+  expect(fs.readdirSync(gtDir)).toEqual(['slicing_bread']);
+  expect(fs.readdirSync(predDir)).toEqual(['slicing_bread']);
+  expect(fs.readdirSync(path.join(predDir, 'slicing_bread')).sort()).toEqual(['JPEGImages_1fps', 'pred']);
+  const run = cli(gtDir, predDir);
   expect(run.status, run.stderr).toBe(0);
   // The app's own export raises one warning only: the frame the prediction left out.
   expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/lacks 1 of 5 GT frames \(frame0005\); scored as empty predictions$/)]);
   const report = JSON.parse(fs.readFileSync(json, 'utf8')) as {
     summary: { coverage: Record<string, number>; table: ({ row: string; verb: string | null; clips: number } & Record<string, number | null>)[] };
   };
-  // The same frames scored (the CLI counts only frames with a gt mask: the ignored one has none).
-  expect(report.summary.coverage).toMatchObject({ clips: 1, evaluated_frames: 5, missing_predictions: 1 });
+  // The same frames counted as the panel's note says (the ignored frame has no mask; the metadata lists it).
+  expect(report.summary.coverage).toMatchObject({ clips: 1, frames: 6, evaluated_frames: 5, ignored_frames: 1, missing_predictions: 1 });
   const fmt = (v: number | null) => (v === null ? '' : v.toFixed(3));
   for (const r of report.summary.table) {
     const row = r.row === 'verb' ? `verb:${r.verb}` : r.row;

@@ -322,14 +322,22 @@ describe('eval on hand-made masks', () => {
     expect(empty.stderr).not.toContain('warning');
   });
 
-  it('points at the folder one level down that holds the layout (the app\'s export zip, unpacked)', async () => {
-    // The app's WhereToChange zip puts everything under the project's name: Kitchen/<osc>/gt/masks/...
+  it('reads an older export that wraps the dataset root in a folder named after the project, and points at it among several', async () => {
+    // Older SPOC Studio zips put everything under the project's name: Kitchen/<osc>/gt/masks/...
     await writeMask(path.join(dir, 'unzipped/Kitchen/slicing_bread/gt/masks/v1/frame0000.png'), mapOf(['10', '20']));
-    const r = await runCli(['eval', '--gt', 'unzipped', '--pred', 'unzipped'], dir);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('unzipped: no masks found; unzipped/Kitchen holds WhereToChange folders (unzipped/Kitchen/slicing_bread/gt/masks): give that folder instead');
+    const r = await runCli(['eval', '--gt', 'unzipped', '--pred', 'unzipped', '--json', '-'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('gt: unzipped/Kitchen: read as the dataset root');
+    expect((JSON.parse(r.stdout) as { clips: { id: string }[] }).clips.map((c) => c.id)).toEqual(['slicing_bread/v1']);
     const ok = await runCli(['eval', '--gt', 'unzipped/Kitchen', '--pred', 'unzipped/Kitchen'], dir);
     expect(ok.code).toBe(0);
+    expect(ok.stderr).not.toContain('dataset root');
+    // Beside another folder it is not guessed: the message names the folder to give.
+    await writeMask(path.join(dir, 'unzipped2/Kitchen/slicing_bread/gt/masks/v1/frame0000.png'), mapOf(['10', '20']));
+    await mkdir(path.join(dir, 'unzipped2/notes'), { recursive: true });
+    const two = await runCli(['eval', '--gt', 'unzipped2', '--pred', 'unzipped2'], dir);
+    expect(two.code).toBe(1);
+    expect(two.stderr).toContain('unzipped2: no masks found; unzipped2/Kitchen holds WhereToChange folders (unzipped2/Kitchen/slicing_bread/gt/masks): give that folder instead');
   });
 
   it('takes the app\'s export as it is: an ignored frame without a mask (and its prediction) raise no warning', async () => {
@@ -348,14 +356,21 @@ describe('eval on hand-made masks', () => {
     const doc = JSON.parse(r.stdout) as Json;
     expect((doc.warnings as string[])).toEqual([]);
     expect((doc.summary as Json).coverage).toMatchObject({ evaluated_frames: 2, missing_predictions: 0 });
-    // A frame the metadata names that is neither masked nor ignored still warns.
+    expect((doc.summary as Json).coverage).toMatchObject({ evaluated_frames: 2, ignored_frames: 1 });
+    // A frame the metadata names that is neither masked nor ignored is an unpainted frame: an
+    // all-background GT, scored (as the app's panel scores it), with a warning naming it.
     await writeJson(path.join(base, 'gt/slicing_bread/meta/v1.json'), {
       format: 'spoc-studio/wtc-meta', version: 1, video: 'v1', verb: 'slicing', noun: 'bread', fps: 1, source: 'gt',
       frames: [0, 1, 2].map((k) => ({ name: `frame000${k}`, timestamp_sec: k })),
     });
-    const w = await runCli(['eval', '--gt', 'appexport/gt', '--pred', 'appexport/pred'], dir);
-    expect(w.stderr).toContain('names 1 frame(s) with no GT mask (frame0001); ignored');
-    expect(w.stderr).toContain('no GT frame "frame0001"');
+    const w = await runCli(['eval', '--gt', 'appexport/gt', '--pred', 'appexport/pred', '--json', '-'], dir);
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.stderr).toContain('1 of 3 frames have no GT mask (frame0001); scored as all-background GT');
+    expect(w.stderr).not.toContain('no GT frame');
+    const unpainted = JSON.parse(w.stdout) as { summary: Json; frames: FrameJson[] };
+    expect(unpainted.summary.coverage).toMatchObject({ evaluated_frames: 3, ignored_frames: 0 });
+    // The prediction's actionable pixel on frame0001 is a false positive against nothing.
+    expect(unpainted.frames[1]).toMatchObject({ frame: 'frame0001', gt: null, I_act: 0, U_act: 1, A_act_gt: 0 });
   });
 
   it('refuses a folder that holds masks directly (exit 2)', async () => {

@@ -99,6 +99,12 @@ describe('PNG prediction import', () => {
     expect([...draft.layers.keys(), ...flat.layers.keys()]).toEqual([1, 3]);
   });
 
+  it('takes the clip\'s folder under pred/masks when a gt export is unpacked beside the prediction', async () => {
+    const both = [png('peeling_banana/gt/masks/v1/img_1.png', mapA), png('peeling_banana/pred/masks/v1/img_3.png', mapB)];
+    const draft = await readPredictionPngs(both, 'x', await predictionTarget(db, named.id), 'm');
+    expect([...draft.from.values()]).toEqual(['peeling_banana/pred/masks/v1/img_3.png']);
+  });
+
   it('matches clips without stored names by position names, or by order when asked', async () => {
     const target = await predictionTarget(db, unnamed.id);
     const byName = await readPredictionPngs([png('p/frame0002.png', mapA)], 'p', target, 'm');

@@ -135,7 +135,8 @@ export interface PngPredictionOptions {
 /**
  * Reads the prediction masks of one clip from PNG files (a picked folder or zip). Accepted layouts:
  * a folder of PNGs (`<frame>.png`), or a tree holding one folder per video — DAVIS
- * `Annotations/<video>/`, WhereToChange `<verb>_<noun>/gt/masks/<video>/`, or `<model>/<video>/` —
+ * `Annotations/<video>/`, WhereToChange `<verb>_<noun>/pred/masks/<video>/` (our export of a
+ * prediction) or `gt/masks/<video>/`, or `<model>/<video>/` —
  * from which the folder named after the clip is taken. Other files (frame JPEGs, metadata) are
  * skipped. Masks are indexed, grayscale or label-coloured PNGs of the clip's size holding 0..5 or
  * 255; values other than 1 and 2 become background (with a warning).
@@ -191,7 +192,12 @@ function clipSized(problem: string, target: PredictionTarget): string {
   return problem.replace('the frame size', `the size of clip "${target.clip.name}",`);
 }
 
-/** The one folder of masks to read: the only folder, or the one named after the clip. */
+/** A video folder in the WhereToChange prediction place, `<osc>/pred/masks/<video>` (what our export writes). */
+export function isPredictionPlace(dir: string): boolean {
+  return /(^|\/)pred\/masks\/[^/]+$/.test(dir);
+}
+
+/** The one folder of masks to read: the only folder, or the one named after the clip (in pred/masks first). */
 function pickFolder(pngs: readonly VirtualFile[], sourceName: string, clipName: string): { dir: string; masks: VirtualFile[] } {
   const byDir = new Map<string, VirtualFile[]>();
   for (const f of pngs) {
@@ -204,7 +210,9 @@ function pickFolder(pngs: readonly VirtualFile[], sourceName: string, clipName: 
     const [[dir, masks]] = byDir;
     return { dir, masks };
   }
-  const named = [...byDir.keys()].filter((d) => d.slice(d.lastIndexOf('/') + 1).toLowerCase() === clipName.toLowerCase());
+  let named = [...byDir.keys()].filter((d) => d.slice(d.lastIndexOf('/') + 1).toLowerCase() === clipName.toLowerCase());
+  // A gt export unpacked beside the prediction's: the folder in the prediction place wins.
+  if (named.length > 1 && named.filter(isPredictionPlace).length === 1) named = named.filter(isPredictionPlace);
   if (named.length === 1) return { dir: named[0], masks: byDir.get(named[0])! };
   const dirs = (named.length > 1 ? named : [...byDir.keys()]).sort(naturalCompare);
   const shown = dirs.slice(0, 4).map((d) => `${d || '.'}/`).join(', ') + (dirs.length > 4 ? ', …' : '');

@@ -16,6 +16,7 @@ import { ProjectHeader, TrashedProjectNotice } from './ProjectHeader';
 import type { Clip } from '../../store/types';
 import { filterClips, NO_FILTER, type ClipFilter } from './clipFilter';
 import { ProjectMetricsPanel } from '../../metrics/panels/ProjectMetricsPanel';
+import { ProjectPredictionImport } from '../../review/ui/ProjectPredictionImport';
 
 export function ProjectPage({ projectId }: { projectId: string }) {
   const db = useDb();
@@ -53,6 +54,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
       <IncompleteImports projectId={projectId} />
       <ProjectTransfer project={project} />
       <ExportAnnotations project={project} clips={clips ?? []} shown={shown} scope={exportScope} onScope={setExportScope} />
+      <ProjectPredictionImport clips={clips ?? []} />
       <ProjectMetricsPanel project={project} clips={clips ?? []} />
       <ClipFilters clips={clips ?? []} filter={filter} onChange={setFilter} lastActor={lastActor} />
       <p className="mt-2 text-xs text-zinc-500" data-testid="clip-count">

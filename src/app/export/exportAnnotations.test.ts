@@ -53,12 +53,18 @@ describe('exports never dead-end on names', () => {
     expect(result.notes).toContain('Clip "demo-grating-seed7": the object "salt/pepper" cannot be part of a folder name; exported as "salt-pepper" (fix it with Edit on its card).');
     if (format === 'wtc') {
       // Different objects: different <verb>_<noun> folders, so the video name may stay.
-      expect(paths).toEqual(expect.arrayContaining(['Kitchen/unknown_potato/meta/demo-grating-seed7.json', 'Kitchen/unknown_salt-pepper/meta/demo-grating-seed7.json']));
+      expect(paths).toEqual(expect.arrayContaining(['unknown_potato/meta/demo-grating-seed7.json', 'unknown_salt-pepper/meta/demo-grating-seed7.json']));
     } else {
       expect(result.notes).toContain(
         'Clip "demo-grating-seed7": another clip in this export has the same name, so both would write the same files; exported as "demo-grating-seed7-2" (rename it with Edit on its card to choose).',
       );
     }
+  });
+
+  it.each(['wtc', 'davis'] as const)('%s zips have the dataset root at the archive root (no folder named after the project)', async (format) => {
+    const { paths } = await run(format);
+    const tops = new Set(paths.map((p) => p.split('/')[0]));
+    expect([...tops].sort()).toEqual(format === 'wtc' ? ['unknown_potato', 'unknown_salt-pepper'] : ['Annotations', 'JPEGImages']);
   });
 
   it('COCO keeps both clips apart and names the rewritten verb and video', async () => {
@@ -77,7 +83,7 @@ describe('exports never dead-end on names', () => {
     expect(result.notes).toEqual([
       'Clip "demo-grating-seed7": another clip in this export has the same name, so both would write the same files; exported as "demo-grating-seed7-2" (rename it with Edit on its card to choose).',
     ]);
-    expect(paths.filter((p) => p.includes('/meta/')).sort()).toEqual(['Kitchen/mashing_potato/meta/demo-grating-seed7-2.json', 'Kitchen/mashing_potato/meta/demo-grating-seed7.json']);
+    expect(paths.filter((p) => p.includes('/meta/')).sort()).toEqual(['mashing_potato/meta/demo-grating-seed7-2.json', 'mashing_potato/meta/demo-grating-seed7.json']);
     expect(paths.filter((p) => p.includes('JPEGImages_1fps/demo-grating-seed7-2/'))).toHaveLength(3);
   });
 

@@ -2,7 +2,7 @@
  * "Export annotations as…": a project's clips — all, the ones the filters show, or one — in one of
  * the field's formats, for any source (gt or a prediction), through the same codecs as the CLI
  * (src/io/formats). Folder formats come as one zip (frame images stored, masks as indexed PNG);
- * COCO is one JSON file; VISOR one JSON per clip, zipped. Built in memory clip by clip (for whole
+ * COCO is one JSON file; VISOR one JSON per clip, zipped. A zip holds the dataset root itself. Built in memory clip by clip (for whole
  * projects with history, use a project bundle).
  *
  * Names never stop an export: names that cannot be paths and clips that would write the same files
@@ -78,7 +78,11 @@ export async function exportAnnotations(db: SpocDb, req: ExportRequest): Promise
     return { blob: toBlob(files[0].data, 'application/json'), fileName: `${base}-${req.format}.json`, ...summary };
   }
   const entries: Record<string, Uint8Array> = {};
-  for (const f of files) entries[`${base}/${f.path}`] = f.data instanceof Blob ? new Uint8Array(await f.data.arrayBuffer()) : f.data;
+  // The archive's root is the dataset root (WhereToChange <verb>_<noun>/…, DAVIS JPEGImages/ and
+  // Annotations/), as the benchmarks lay it out: unpacked, the folder is what readers and
+  // `spoc-studio eval` take. Older exports wrapped it in a folder named after the project; the
+  // readers still accept that (docs/formats.md).
+  for (const f of files) entries[f.path] = f.data instanceof Blob ? new Uint8Array(await f.data.arrayBuffer()) : f.data;
   // Images and PNGs are compressed already: store, don't deflate.
   const zipped = zipSync(entries, { level: 0 });
   return { blob: toBlob(zipped, 'application/zip'), fileName: `${base}-${req.format}.zip`, ...summary };

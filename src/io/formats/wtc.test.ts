@@ -69,6 +69,29 @@ describe('WhereToChange round trip', () => {
     }
   });
 
+  it('writes a prediction source in the prediction place (pred/masks, pred/meta), never where ground truth goes', () => {
+    const clip = sampleClip();
+    const paths = exportWtc(clip, { source: 'pred:model-a' }).map((f) => f.path);
+    expect(paths).toEqual(['chopping_sweet_potato/pred/masks/v1/frame0000.png', 'chopping_sweet_potato/pred/meta/v1.json']);
+  });
+
+  it('reads gt and a prediction exported into one folder as two sources, and an older prediction export under gt/masks', async () => {
+    const clip = sampleClip();
+    const gt = exportWtc(clip, { frameImages: frameImages(clip) });
+    const pred = exportWtc(clip, { frameImages: frameImages(clip), source: 'pred:model-a' });
+    const merged = new Map([...gt, ...pred].map((f) => [f.path, f]));
+    const both = await importWtc(toVirtualFiles([...merged.values()], 'root'), 'root');
+    expect(both.warnings).toEqual([]);
+    const a = both.clips[0].annotations;
+    expect([...a.sources.keys()].sort()).toEqual(['gt', 'pred:model-a']);
+    expect(maskBytes(a, 'gt')).toEqual(maskBytes(clip, 'gt'));
+    expect(maskBytes(a, 'pred:model-a')).toEqual(maskBytes(clip, 'pred:model-a'));
+    // Older exports wrote a prediction under gt/masks with its metadata naming the source.
+    const old = pred.map((f) => ({ ...f, path: f.path.replace('/pred/masks/', '/gt/masks/').replace('/pred/meta/', '/meta/') }));
+    const read = await importWtc(toVirtualFiles(old, 'root'), 'root');
+    expect([...read.clips[0].annotations.sources.keys()]).toEqual(['pred:model-a']);
+  });
+
   it('carries a prediction source through the metadata, and through a zip', async () => {
     const clip = sampleClip();
     const files = exportWtc(clip, { frameImages: frameImages(clip), source: 'pred:model-a' });

@@ -5,12 +5,16 @@
  *                                                       JPEGImages_1fps as in the release, _5fps, _29.97fps
  *   <verb>_<noun>/gt/masks/<video>/<frame>.png          indexed PNG, SPOC release palette (0..5)
  *   <verb>_<noun>/meta/<video>.json                     our metadata file (wtcMeta.ts)
+ *   <verb>_<noun>/pred/masks/<video>/<frame>.png        a prediction source (pred:<name>), in the place
+ *   <verb>_<noun>/pred/meta/<video>.json                the CLI and `demo` use for predictions, never
+ *                                                       under gt/masks; its metadata beside it, so a
+ *                                                       gt and a prediction export unpack into one folder
  *
  * Masks are written as painted (0 background, 1 actionable, 2 transformed), also on ignored frames:
  * ignores, phases, timestamps, the OSC texts and instance tags (frames[].instances; the PNG index
  * is the state, so it cannot hold instance numbers) live in the metadata file, so nothing is lost and
  * the PNGs stay what SPOC's evaluation reads. The layout has one mask tree, so one export carries
- * one source (the metadata says which); export predictions to a separate root.
+ * one source (the metadata says which); a prediction goes to pred/ (above), anything else to gt/.
  *
  * Import reads the release layout too (no metadata file): verb and noun from the folder name, the
  * descriptions and subset from the taxonomy, the rate from the frame folder's name (1 fps for
@@ -49,6 +53,13 @@ import type { SourceTags } from './model';
 
 export const WTC_MASKS_DIR = 'gt/masks';
 export const WTC_META_DIR = 'meta';
+export const WTC_PRED_MASKS_DIR = 'pred/masks';
+export const WTC_PRED_META_DIR = 'pred/meta';
+
+/** Where a source's masks and metadata go in an <osc> folder: a prediction in the prediction place. */
+export function wtcSourceDirs(source: LayerSource): { masks: string; meta: string } {
+  return source.startsWith('pred:') ? { masks: WTC_PRED_MASKS_DIR, meta: WTC_PRED_META_DIR } : { masks: WTC_MASKS_DIR, meta: WTC_META_DIR };
+}
 /** The release palette: indices 0..5 with the VOC colours (indexedPngPalette.ts). */
 const RELEASE_PALETTE = VOC_PALETTE.slice(0, 6);
 const RELEASE_VALUES = new Set([0, 1, 2, 3, 4, 5]);
@@ -88,6 +99,7 @@ export function exportWtc(a: ClipAnnotations, options: WtcExportOptions = {}): O
     const image = options.frameImages?.[k];
     if (image) out.push(frameImageFile(`${root}/${framesDir}/${video}`, f.name, image));
   });
+  const dirs = wtcSourceDirs(source);
   const masks = sourceMasks(a, source);
   const tags = sourceTags(a, source);
   // Only tags that name a region of their frame's mask are written (a stale one names nothing).
@@ -96,13 +108,13 @@ export function exportWtc(a: ClipAnnotations, options: WtcExportOptions = {}): O
     const mask = masks.get(k);
     if (mask) {
       const map = frameLabelMap(mask, a.clip);
-      out.push({ path: `${root}/${WTC_MASKS_DIR}/${video}/${f.name}.png`, data: encodeIndexedPng(map, RELEASE_PALETTE) });
+      out.push({ path: `${root}/${dirs.masks}/${video}/${f.name}.png`, data: encodeIndexedPng(map, RELEASE_PALETTE) });
       const frameTags = tags.get(k);
       const parts = frameTags?.length ? splitInstances(map, frameTags).parts : [];
       if (parts.length > 0) usable.set(k, parts.map((p) => p.tag));
     }
   });
-  out.push({ path: `${root}/${WTC_META_DIR}/${video}.json`, data: new TextEncoder().encode(wtcMetaJson({ ...a, instances: new Map([[source, usable]]) }, source)) });
+  out.push({ path: `${root}/${dirs.meta}/${video}.json`, data: new TextEncoder().encode(wtcMetaJson({ ...a, instances: new Map([[source, usable]]) }, source)) });
   return out;
 }
 
@@ -117,40 +129,54 @@ export async function importWtc(files: readonly VirtualFile[], sourceName: strin
   const videos = groupWtcVideos([...files], sourceName);
   const metas = metaFiles(files);
   const result: ImportResult<VirtualFile> = { clips: [], warnings };
+  const read = async (which: Map<string, VirtualFile>, key: string, video: string): Promise<MetaRead | null> => {
+    const file = which.get(key);
+    which.delete(key);
+    return file ? { meta: parseWtcMeta(await fileBytes(file), file.path, video, warnings), path: file.path } : null;
+  };
   for (const video of videos) {
     const key = `${video.osc}/${video.video}`;
-    const metaFile = metas.get(key);
-    metas.delete(key);
-    const meta = metaFile ? parseWtcMeta(await fileBytes(metaFile), metaFile.path, video.video, warnings) : null;
-    result.clips.push(await importVideo(video, meta, metaFile?.path, options, warnings));
+    const gtMeta = await read(metas.gt, key, video.video);
+    const predMeta = await read(metas.pred, key, video.video);
+    result.clips.push(await importVideo(video, gtMeta, predMeta, options, warnings));
   }
-  for (const orphan of metas.values()) warnings.push(`${orphan.path}: describes a video with no frames in ${WTC_FRAMES_DIR_PATTERN}/ (ignored)`);
+  for (const orphan of [...metas.gt.values(), ...metas.pred.values()]) warnings.push(`${orphan.path}: describes a video with no frames in ${WTC_FRAMES_DIR_PATTERN}/ (ignored)`);
   return result;
 }
 
-/** `<osc>/meta/<video>.json` files by "<osc>/<video>". */
-function metaFiles(files: readonly VirtualFile[]): Map<string, VirtualFile> {
-  const out = new Map<string, VirtualFile>();
+interface MetaRead {
+  meta: WtcMeta;
+  path: string;
+}
+
+/** `<osc>/meta/<video>.json` (gt) and `<osc>/pred/meta/<video>.json` (a prediction) files by "<osc>/<video>". */
+function metaFiles(files: readonly VirtualFile[]): { gt: Map<string, VirtualFile>; pred: Map<string, VirtualFile> } {
+  const out = { gt: new Map<string, VirtualFile>(), pred: new Map<string, VirtualFile>() };
   for (const f of files) {
     if (isJunkPath(f.path)) continue;
     const s = f.path.split('/');
     const i = s.length - 2;
     if (i < 1 || s[i] !== WTC_META_DIR || !s[i + 1].toLowerCase().endsWith('.json')) continue;
-    const key = `${s[i - 1]}/${stem(s[i + 1])}`;
-    const other = out.get(key);
+    const pred = i >= 2 && s[i - 1] === 'pred';
+    const key = `${pred ? s[i - 2] : s[i - 1]}/${stem(s[i + 1])}`;
+    const map = pred ? out.pred : out.gt;
+    const other = map.get(key);
     if (other) throw new ImportError(f.path, `duplicates the metadata file ${other.path}`);
-    out.set(key, f);
+    map.set(key, f);
   }
   return out;
 }
 
 async function importVideo(
   video: WtcVideo,
-  meta: WtcMeta | null,
-  metaPath: string | undefined,
+  gtMeta: MetaRead | null,
+  predMeta: MetaRead | null,
   options: WtcImportOptions,
   warnings: string[],
 ): Promise<ImportResult<VirtualFile>['clips'][number]> {
+  // The clip (frames, OSC, rate, size) from the gt metadata, else from a prediction export's.
+  const meta = (gtMeta ?? predMeta)?.meta ?? null;
+  const metaPath = (gtMeta ?? predMeta)?.path;
   const where = `${video.osc}/${video.framesDir}/${video.video}`;
   const videoProblem = pathSegmentProblem(video.video);
   if (videoProblem) throw new ImportError(where, `the video name ${videoProblem}`);
@@ -189,48 +215,82 @@ async function importVideo(
       : await sizeFromHeaders([...frameFiles, ...video.masks.values()]);
   if (!size) throw new ImportError(where, 'has no readable frame or mask image to take the frame size from');
 
-  const masks: SourceMasks = new Map();
-  let excluded = 0;
-  for (let k = 0; k < frames.length; k++) {
-    const file = video.masks.get(frames[k].name.toLowerCase());
-    if (!file) continue;
-    const raw = decodeIndexedPng(await fileBytes(file), {
-      fileName: file.path,
-      expectedWidth: size.width,
-      expectedHeight: size.height,
-      expectedSizeFrom: size.from,
-      allowedValues: RELEASE_VALUES,
-    });
-    const hist = labelHistogram(raw);
-    if (hist[LABEL.ignore] === raw.data.length) {
-      // The release's way to say "ignored"; the metadata's reason wins when it has one.
-      if (!frames[k].ignored) frames[k] = { ...frames[k], ignored: { reason: 'other', note: 'mask is entirely "ignore" (5)' } };
-      continue;
+  const read = async (files: Map<string, VirtualFile>, marksIgnored: boolean): Promise<{ masks: SourceMasks; excluded: number }> => {
+    const masks: SourceMasks = new Map();
+    let excluded = 0;
+    for (let k = 0; k < frames.length; k++) {
+      const file = files.get(frames[k].name.toLowerCase());
+      if (!file) continue;
+      const raw = decodeIndexedPng(await fileBytes(file), {
+        fileName: file.path,
+        expectedWidth: size.width,
+        expectedHeight: size.height,
+        expectedSizeFrom: size.from,
+        allowedValues: RELEASE_VALUES,
+      });
+      const hist = labelHistogram(raw);
+      if (marksIgnored && hist[LABEL.ignore] === raw.data.length) {
+        // The release's way to say "ignored"; the metadata's reason wins when it has one.
+        if (!frames[k].ignored) frames[k] = { ...frames[k], ignored: { reason: 'other', note: 'mask is entirely "ignore" (5)' } };
+        continue;
+      }
+      excluded += hist[LABEL.ambiguous] + hist[LABEL.ignore];
+      const needsRemap = hist[LABEL.releaseBackground] + hist[LABEL.ambiguous] + hist[LABEL.ignore] > 0;
+      masks.set(k, needsRemap ? remapLabels(raw, { 3: 0, 4: 0, 5: 0 }) : raw);
     }
-    excluded += hist[LABEL.ambiguous] + hist[LABEL.ignore];
-    const needsRemap = hist[LABEL.releaseBackground] + hist[LABEL.ambiguous] + hist[LABEL.ignore] > 0;
-    masks.set(k, needsRemap ? remapLabels(raw, { 3: 0, 4: 0, 5: 0 }) : raw);
+    return { masks, excluded };
+  };
+  const gtTree = await read(video.masks, true);
+  if (gtTree.excluded > 0) {
+    warnings.push(`${video.osc}/${WTC_MASKS_DIR}/${video.video}: ${gtTree.excluded} pixels labelled ambiguous (4) or ignore (5) were read as background`);
   }
-  if (excluded > 0) {
-    warnings.push(`${video.osc}/${WTC_MASKS_DIR}/${video.video}: ${excluded} pixels labelled ambiguous (4) or ignore (5) were read as background`);
+  const sources: ClipAnnotations['sources'] = new Map();
+  const tags: NonNullable<ClipAnnotations['instances']> = new Map();
+  const addTree = (source: LayerSource, masks: SourceMasks, from: MetaRead | null) => {
+    sources.set(source, masks);
+    const kept = keptTags(masks, from, frames, warnings);
+    if (kept.size > 0) tags.set(source, kept);
+  };
+  // gt/masks holds what its metadata names (an older export put predictions there too), else gt.
+  const hasPredTree = predMeta !== null && video.predMasks.size > 0;
+  if (video.masks.size > 0 || !hasPredTree) addTree(options.source ?? gtMeta?.meta.source ?? 'gt', gtTree.masks, gtMeta ?? predMeta);
+  // pred/masks is read with its own metadata (our prediction exports); without it (demo output,
+  // predictions saved by hand) it is not part of the clip, as before.
+  if (hasPredTree) {
+    const source = (video.masks.size === 0 ? options.source : undefined) ?? predMeta.meta.source ?? 'gt';
+    if (!source.startsWith('pred:')) throw new ImportError(predMeta.path, `names the source ${source}, but ${WTC_PRED_META_DIR}/ describes a prediction (pred:<name>)`);
+    if (sources.has(source)) throw new ImportError(predMeta.path, `names the source ${source}, which ${video.osc}/${WTC_MASKS_DIR}/${video.video} holds already`);
+    const names = new Set(frames.map((f) => f.name.toLowerCase()));
+    for (const [key, mask] of video.predMasks) {
+      if (!names.has(key)) throw new ImportError(mask.path, `has no matching frame ${key}.* in ${where}/`);
+    }
+    const predTree = await read(video.predMasks, false);
+    if (predTree.excluded > 0) {
+      warnings.push(`${video.osc}/${WTC_PRED_MASKS_DIR}/${video.video}: ${predTree.excluded} pixels labelled ambiguous (4) or ignore (5) were read as background`);
+    }
+    addTree(source, predTree.masks, predMeta);
   }
 
-  const source = options.source ?? meta?.source ?? 'gt';
   const subset = meta ? meta.subset : subsetOf(osc.verb, osc.noun);
-  const tags: SourceTags = new Map();
-  for (const [k, frameTags] of meta?.instances ?? []) {
-    const mask = masks.get(k);
-    const kept = mask && isLabelMap(mask) ? frameTags.filter((t) => mask.data[t.y * mask.width + t.x] === 1 || mask.data[t.y * mask.width + t.x] === 2) : [];
-    if (kept.length < frameTags.length) warnings.push(`${metaPath}: frames[${k}].instances: ${frameTags.length - kept.length} tag(s) not on a painted pixel of ${frames[k].name}'s mask were dropped`);
-    if (kept.length > 0) tags.set(k, kept);
-  }
   const annotations: ClipAnnotations = {
     clip: { name: video.video, width: size.width, height: size.height, fps, osc, ...(subset ? { subset } : {}) },
     frames,
-    sources: new Map([[source, masks]]),
-    ...(tags.size > 0 ? { instances: new Map([[source, tags]]) } : {}),
+    sources,
+    ...(tags.size > 0 ? { instances: tags } : {}),
   };
   return { annotations, frameFiles };
+}
+
+/** The metadata's instance tags that sit on a painted pixel of their frame's mask (others dropped with a warning). */
+function keptTags(masks: SourceMasks, from: MetaRead | null, frames: readonly FrameMeta[], warnings: string[]): SourceTags {
+  const out: SourceTags = new Map();
+  for (const [k, frameTags] of from?.meta.instances ?? []) {
+    const mask = masks.get(k);
+    const kept = mask && isLabelMap(mask) ? frameTags.filter((t) => mask.data[t.y * mask.width + t.x] === 1 || mask.data[t.y * mask.width + t.x] === 2) : [];
+    if (kept.length < frameTags.length) warnings.push(`${from!.path}: frames[${k}].instances: ${frameTags.length - kept.length} tag(s) not on a painted pixel of ${frames[k].name}'s mask were dropped`);
+    if (kept.length > 0) out.set(k, kept);
+  }
+  return out;
 }
 
 /** Verb, noun and descriptions: the metadata wins; the folder name and the taxonomy fill the gaps. */

@@ -44,7 +44,10 @@ export async function wtcDrafts(ctx: DraftContext, files: readonly VirtualFile[]
         `is ${seq.width}x${seq.height} but the clip's masks or metadata say ${rows.clip.width}x${rows.clip.height}`,
       );
     }
-    if (rows.layers.some((l) => l.source !== 'gt')) throw new ImportError(label, 'its metadata names a prediction source; import predictions from the review panel instead');
+    // A prediction export alone makes no clip; one unpacked beside its gt export comes along with it.
+    if (!annotations.sources.has('gt') && rows.layers.some((l) => l.source !== 'gt')) {
+      throw new ImportError(label, "its metadata names a prediction source and there is no ground truth; import predictions from the project page or the clip's review panel instead");
+    }
     const layers: DraftLayer[] = rows.layers.map((l) => ({
       ...l,
       provenance: { kind: 'imported', by: ctx.author, at: now, from: `${label} (${sourceName})` },

@@ -5,6 +5,8 @@
  *                                                 folder (JPEGImages_5fps, JPEGImages_29.97fps)
  *   <osc>/gt/masks/<video>/frame*.png             optional indexed masks (0 bg, 1 actionable, 2 transformed,
  *                                                 3 background, 4 ambiguous, 5 ignore)
+ *   <osc>/pred/masks/<video>/frame*.png           optional prediction masks (where our exports and the CLI
+ *                                                 put a prediction), paired with the frames the same way
  * where <osc> is "<verb>_<noun>" (e.g. chopping_avocado). Anything above <osc> (a root folder) is ignored.
  */
 import { ImportError } from '../importError';
@@ -40,11 +42,13 @@ export interface WtcVideo {
   /** That folder's name, for messages. */
   framesDir: string;
   frames: VirtualFile[];
-  /** Keyed by the mask's file stem in lower case, which must equal a frame's stem. */
+  /** gt/masks, keyed by the mask's file stem in lower case, which must equal a frame's stem. */
   masks: Map<string, VirtualFile>;
+  /** pred/masks, keyed the same way. */
+  predMasks: Map<string, VirtualFile>;
 }
 
-type Role = { kind: 'frame'; osc: string; video: string; dir: string; fps: number } | { kind: 'mask'; osc: string; video: string };
+type Role = { kind: 'frame'; osc: string; video: string; dir: string; fps: number } | { kind: 'mask'; tree: 'gt' | 'pred'; osc: string; video: string };
 
 function roleOf(path: string): Role | null {
   const s = path.split('/');
@@ -52,7 +56,8 @@ function roleOf(path: string): Role | null {
   const fps = f >= 1 ? fpsOfFramesDir(s[f]) : null;
   if (fps !== null) return { kind: 'frame', osc: s[f - 1], video: s[f + 1], dir: s[f], fps };
   for (let i = 1; i + 3 < s.length; i++) {
-    if (s[i] === 'gt' && s[i + 1] === 'masks' && s.length === i + 4) return { kind: 'mask', osc: s[i - 1], video: s[i + 2] };
+    if (s[i + 1] !== 'masks' || s.length !== i + 4) continue;
+    if (s[i] === 'gt' || s[i] === 'pred') return { kind: 'mask', tree: s[i] === 'gt' ? 'gt' : 'pred', osc: s[i - 1], video: s[i + 2] };
   }
   return null;
 }
@@ -67,11 +72,12 @@ export function groupWtcVideos(files: VirtualFile[], sourceName: string): WtcVid
   const get = (r: Role) => {
     let v = videos.get(keyOf(r));
     if (!v) {
-      v = { osc: r.osc, video: r.video, fps: 0, framesDir: WTC_FRAMES_DIR_PATTERN, frames: [], masks: new Map() };
+      v = { osc: r.osc, video: r.video, fps: 0, framesDir: WTC_FRAMES_DIR_PATTERN, frames: [], masks: new Map(), predMasks: new Map() };
       videos.set(keyOf(r), v);
     }
     return v;
   };
+  const predFiles: { key: string; file: VirtualFile }[] = [];
   for (const f of files) {
     if (isJunkPath(f.path)) continue;
     const role = roleOf(f.path);
@@ -87,11 +93,25 @@ export function groupWtcVideos(files: VirtualFile[], sourceName: string): WtcVid
       v.frames.push(f);
     }
     if (role.kind === 'mask' && extension(f.path) === 'png') {
+      // pred/masks never makes a clip (it may hold predictions of clips imported elsewhere); it is
+      // attached below to the clips the frames make, and read only with its metadata (wtc.ts).
+      if (role.tree === 'pred') {
+        predFiles.push({ key: keyOf(role), file: f });
+        continue;
+      }
       const v = get(role);
+      const tree = v.masks;
       const key = stem(f.path).toLowerCase();
-      if (v.masks.has(key)) throw new ImportError(f.path, `duplicates the mask ${v.masks.get(key)!.path}`);
-      v.masks.set(key, f);
+      if (tree.has(key)) throw new ImportError(f.path, `duplicates the mask ${tree.get(key)!.path}`);
+      tree.set(key, f);
     }
+  }
+  for (const { key, file } of predFiles) {
+    const v = videos.get(key);
+    if (!v) continue;
+    const stemKey = stem(file.path).toLowerCase();
+    if (v.predMasks.has(stemKey)) throw new ImportError(file.path, `duplicates the mask ${v.predMasks.get(stemKey)!.path}`);
+    v.predMasks.set(stemKey, file);
   }
   const out = [...videos.values()];
   for (const v of out) {

@@ -89,7 +89,7 @@ function ProjectMetricsBody({ project, clips }: { project: Project; clips: reado
   if (sources.length === 0) {
     return (
       <p className="px-3 pb-3 text-sm text-zinc-500" data-testid="project-metrics-empty">
-        No clip of this project has a source other than gt. Import predictions (pred:…) to score them here: open a clip, then Predictions in its review panel.
+        No clip of this project has a source other than gt. Import predictions (pred:…) to score them here: for the whole project under Predictions for the whole project above, or for one clip in its review panel (Predictions).
       </p>
     );
   }

@@ -3,11 +3,12 @@
  * against `gt`, as CountedClips for evaluateSpoc (../spoc.ts). Reads the store, so it lives with
  * the panels; the arithmetic is countFrame / countsFromAreas.
  *
- * Semantics, identical to `spoc-studio eval` on the same data exported as masks:
+ * Semantics, identical to `spoc-studio eval` on the same data exported as masks, because both walk
+ * the frames planClipFrames (../evalFrames.ts) lays out:
  * - every frame of a clip is a GT frame; a frame without a gt layer is an all-background GT;
  * - a frame without a layer of the source is a missing prediction, scored as empty (and counted);
  *   a clip without any is scored like that on every frame;
- * - ignored frames are left out of every score, phases come from the frame rows;
+ * - ignored frames are counted as ignored and left out of every score, phases come from the frame rows;
  * - verb, noun and seen/novel come from the clip.
  * Option `frames: 'annotated'` keeps only frames with gt pixels or marked reviewed (work in progress).
  */
@@ -18,6 +19,7 @@ import type { Clip, Layer, LayerSource } from '../../store/types';
 import { decodeLayer, parseLayer } from '../../masks/layers';
 import { type CountedClip, type CountedFrame, type FrameCounts, countFrame } from '../spoc';
 import { countsFromAreas } from './compareCounts';
+import { countedFrame, planClipFrames } from '../evalFrames';
 
 export type FrameSelection = 'all' | 'annotated';
 
@@ -68,19 +70,24 @@ export async function countProject(db: SpocDb, clips: readonly Clip[], source: L
   for (const clip of clips) {
     if (options.signal?.aborted) throw abortError();
     const [frames, gtLayers, predLayers] = await Promise.all([listFrames(db, clip.id), listLayers(db, clip.id, 'gt'), listLayers(db, clip.id, source)]);
-    const gtBy = new Map(gtLayers.map((l) => [l.frameIndex, l]));
-    const predBy = new Map(predLayers.map((l) => [l.frameIndex, l]));
     if (predLayers.length === 0) out.withoutSource.push(clip.name);
     const size = { width: clip.width, height: clip.height };
     const counted: CountedFrame[] = [];
-    for (const f of frames) {
-      const g = gtBy.get(f.index);
-      const p = predBy.get(f.index);
+    // Which frames count and how: the definition `spoc-studio eval` follows too (../evalFrames.ts).
+    const plan = planClipFrames(
+      frames.map((f) => ({ key: f.index, ignored: Boolean(f.ignored), phase: f.phase })),
+      new Map(gtLayers.map((l) => [l.frameIndex, l])),
+      new Map(predLayers.map((l) => [l.frameIndex, l])),
+    );
+    const reviewed = new Set(frames.filter((f) => f.reviewed).map((f) => f.index));
+    for (const f of plan) {
+      const g = f.gt;
+      const p = f.pred;
       done++;
-      if (options.frames === 'annotated' && !((g && g.actArea + g.trfArea > 0) || f.reviewed)) continue;
+      if (options.frames === 'annotated' && !((g && g.actArea + g.trfArea > 0) || reviewed.has(f.key))) continue;
       let counts: FrameCounts | null = null;
       if (!f.ignored) {
-        const key = `${clip.id}|${source}|${f.index}`;
+        const key = `${clip.id}|${source}|${f.key}`;
         const stamp = `${stampOf(g)}|${stampOf(p)}`;
         counts = cache.get(key, stamp) ?? null;
         if (!counts) {
@@ -92,7 +99,7 @@ export async function countProject(db: SpocDb, clips: readonly Clip[], source: L
           cache.set(key, stamp, counts);
         }
       }
-      counted.push({ counts, phase: f.phase, missingPred: !p });
+      counted.push(countedFrame(f, counts));
       if (performance.now() - chunkStart > chunkMs) {
         options.onProgress?.(done, total);
         await macrotask();
