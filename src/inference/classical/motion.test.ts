@@ -59,4 +59,19 @@ describe('estimateShift (masked template matching over a pyramid)', () => {
     expect(unique.ambiguity).toBeLessThan(0.3);
     expect(twice.ambiguity).toBeGreaterThan(0.5);
   });
+
+  it('finds a long thin object (a carrot, 200 x 30 px) in a bounded number of comparisons, at native rate and in one jump', () => {
+    // The search radius follows the long side while the old pyramid stopped at the short one: the
+    // search ran at full resolution, about 15 million comparisons per native step.
+    const bar = new Uint8Array(320 * 240);
+    for (let y = 100; y < 130; y++) for (let x = 40; x < 240; x++) bar[y * 320 + x] = 1;
+    const a2 = withDisc(bg, object, bar, 0, 0);
+    const { box: barBox, crop: barCrop } = boxOf(bar, 320);
+    const step = estimateShift(a2, withDisc(bg, object, bar, 9, -3), { box: barBox, mask: barCrop, predicted: { dx: 8, dy: 0 }, radius: 30 });
+    expect([step.dx, step.dy]).toEqual([9, -3]);
+    expect(step.work).toBeLessThan(3_000_000);
+    const jump = estimateShift(a2, withDisc(bg, object, bar, 61, 77), { box: barBox, mask: barCrop, radius: 250 });
+    expect([jump.dx, jump.dy]).toEqual([61, 77]);
+    expect(jump.work).toBeLessThan(5_000_000);
+  });
 });

@@ -25,10 +25,13 @@ export interface ShiftQuery {
 }
 
 export interface ShiftEstimate {
+  /** Whole pixels. */
   dx: number;
   dy: number;
   rms: number;
   ambiguity: number;
+  /** Pixel comparisons made: the search's cost, independent of the machine. */
+  work: number;
 }
 
 /** A float image with 3 channels (RGB) over a box of the frame. */
@@ -86,22 +89,43 @@ function halveMask(m: Float32Array, w: number, h: number): Float32Array {
   return out;
 }
 
-/** Zero-mean masked SSD per pixel and channel of template t (mask pixels idx) placed at (ox, oy) in window s. */
-function cost(t: Plane, idx: Int32Array, s: Plane, ox: number, oy: number): number {
-  let sum = 0;
-  let sq = 0;
-  const n = idx.length;
-  const tw = t.w;
-  const sw = s.w;
-  for (let k = 0; k < n; k++) {
+/**
+ * A template's mask pixels laid out for one search window: offsets into the template's and the
+ * window's pixel arrays, so a cost at any placement is a base offset plus these (no division per
+ * pixel: this loop is where tracking spends its time).
+ */
+interface Layout {
+  t: Int32Array;
+  s: Int32Array;
+}
+
+function layout(idx: Int32Array, tw: number, sw: number): Layout {
+  const t = new Int32Array(idx.length);
+  const s = new Int32Array(idx.length);
+  for (let k = 0; k < idx.length; k++) {
     const i = idx[k];
     const x = i % tw;
     const y = (i - x) / tw;
-    const a = i * 3;
-    const b = ((y + oy) * sw + x + ox) * 3;
-    const d0 = t.px[a] - s.px[b];
-    const d1 = t.px[a + 1] - s.px[b + 1];
-    const d2 = t.px[a + 2] - s.px[b + 2];
+    t[k] = i * 3;
+    s[k] = (y * sw + x) * 3;
+  }
+  return { t, s };
+}
+
+/** Zero-mean masked SSD per pixel and channel of template t placed at (ox, oy) in window s. */
+function cost(t: Plane, lay: Layout, s: Plane, ox: number, oy: number): number {
+  let sum = 0;
+  let sq = 0;
+  const n = lay.t.length;
+  const base = (oy * s.w + ox) * 3;
+  const tp = t.px;
+  const sp = s.px;
+  for (let k = 0; k < n; k++) {
+    const a = lay.t[k];
+    const b = base + lay.s[k];
+    const d0 = tp[a] - sp[b];
+    const d1 = tp[a + 1] - sp[b + 1];
+    const d2 = tp[a + 2] - sp[b + 2];
     sum += d0 + d1 + d2;
     sq += d0 * d0 + d1 * d1 + d2 * d2;
   }
@@ -118,21 +142,41 @@ function maskIndex(m: Float32Array): Int32Array {
   return idx;
 }
 
-/** Template pixels to compare at most per level: larger masks are sampled on a regular stride. */
+/** Template pixels compared at most per placement (finer levels; the coarsest, visited at many placements, 256–1024): larger masks are sampled on a regular stride. */
 const MAX_SAMPLES = 4096;
+const MAX_COARSE_SAMPLES = 1024;
+/**
+ * Pixel comparisons the exhaustive coarsest search may cost: the pyramid is deepened until it fits.
+ * The template's shorter side alone does not bound it: a long thin object (a carrot, a knife: 210 x
+ * 34 px) has a search radius set by its long side, and searching that at full resolution cost 14
+ * million comparisons per native step (docs/inference.md, "Propagation without weights").
+ */
+const COARSE_BUDGET = 1_500_000;
 
-function sampled(idx: Int32Array): Int32Array {
-  if (idx.length <= MAX_SAMPLES) return idx;
-  const step = idx.length / MAX_SAMPLES;
-  const out = new Int32Array(MAX_SAMPLES);
-  for (let k = 0; k < MAX_SAMPLES; k++) out[k] = idx[Math.floor(k * step)];
+function sampled(idx: Int32Array, max = MAX_SAMPLES): Int32Array {
+  if (idx.length <= max) return idx;
+  const step = idx.length / max;
+  const out = new Int32Array(max);
+  for (let k = 0; k < max; k++) out[k] = idx[Math.floor(k * step)];
   return out;
 }
 
+interface Level {
+  t: Plane;
+  s: Plane;
+  m: Float32Array;
+  idx: Int32Array;
+  r: number;
+}
+
+const coarseWork = (lv: Level) => (2 * lv.r + 1) ** 2 * Math.min(lv.idx.length, MAX_COARSE_SAMPLES);
+
 /**
- * The translation of the masked object from `a` to `b` (whole pixels). Levels halve until the
- * template's shorter side is at most 24 px; the coarsest level searches the whole window, each
- * finer one +-2 px around the doubled estimate.
+ * The translation of the masked object from `a` to `b` (whole pixels).
+ * Levels halve while the template's shorter side exceeds 48 px or the exhaustive coarsest search
+ * would cost more than COARSE_BUDGET comparisons (as long as a level keeps a shorter side of 6 px
+ * and 32 mask pixels); the coarsest level searches the whole window, each finer one +-2 px around
+ * the doubled estimate.
  */
 export function estimateShift(a: RgbaImage, b: RgbaImage, q: ShiftQuery): ShiftEstimate {
   const { box } = q;
@@ -143,25 +187,31 @@ export function estimateShift(a: RgbaImage, b: RgbaImage, q: ShiftQuery): ShiftE
   const t0: Plane = cropPlane(a, box.x, box.y, box.w, box.h);
   const s0: Plane = cropPlane(b, box.x + pdx - r, box.y + pdy - r, box.w + 2 * r, box.h + 2 * r);
   const m0 = Float32Array.from(q.mask);
-  const levels: { t: Plane; s: Plane; m: Float32Array; idx: Int32Array; r: number }[] = [{ t: t0, s: s0, m: m0, idx: sampled(maskIndex(m0)), r }];
-  while (Math.min(levels[levels.length - 1].t.w, levels[levels.length - 1].t.h) > 24 * 2 && levels.length < 6) {
+  const levels: Level[] = [{ t: t0, s: s0, m: m0, idx: maskIndex(m0), r }];
+  for (;;) {
     const top = levels[levels.length - 1];
+    if (Math.min(top.t.w, top.t.h) <= 48 && coarseWork(top) <= COARSE_BUDGET) break;
+    if (Math.min(top.t.w, top.t.h) < 12 || levels.length >= 8) break;
     const m = halveMask(top.m, top.t.w, top.t.h);
     const idx = maskIndex(m);
-    if (idx.length < 16) break;
-    levels.push({ t: halve(top.t), s: halve(top.s), m, idx: sampled(idx), r: Math.ceil(top.r / 2) });
+    if (idx.length < 32) break;
+    levels.push({ t: halve(top.t), s: halve(top.s), m, idx, r: Math.ceil(top.r / 2) });
   }
+  let work = 0;
   // Coarsest level: every offset in the window (offsets are relative to the window's origin: r = no move).
   const top = levels[levels.length - 1];
   const maxX = Math.min(top.s.w - top.t.w, 2 * top.r);
   const maxY = Math.min(top.s.h - top.t.h, 2 * top.r);
+  // A wide window at the coarsest level compares fewer pixels per placement (down to 256).
+  const coarseSamples = levels.length > 1 ? Math.max(256, Math.min(MAX_COARSE_SAMPLES, Math.floor(COARSE_BUDGET / ((maxX + 1) * (maxY + 1))))) : MAX_SAMPLES;
+  const topLay = layout(sampled(top.idx, coarseSamples), top.t.w, top.s.w);
   const costs = new Float64Array((maxX + 1) * (maxY + 1));
   let bx = top.r;
   let by = top.r;
   let best = Infinity;
   for (let oy = 0; oy <= maxY; oy++) {
     for (let ox = 0; ox <= maxX; ox++) {
-      const c = cost(top.t, top.idx, top.s, ox, oy);
+      const c = cost(top.t, topLay, top.s, ox, oy);
       costs[oy * (maxX + 1) + ox] = c;
       // Ties go to the smaller move from the prediction.
       if (c < best - 1e-9 || (Math.abs(c - best) <= 1e-9 && Math.hypot(ox - top.r, oy - top.r) < Math.hypot(bx - top.r, by - top.r))) {
@@ -171,30 +221,57 @@ export function estimateShift(a: RgbaImage, b: RgbaImage, q: ShiftQuery): ShiftE
       }
     }
   }
+  work += costs.length * topLay.t.length;
+  // The rival: the best placement at least a quarter of the object away from the best one.
   const away = Math.max(2, Math.min(top.t.w, top.t.h) / 4);
+  let rx = -1;
+  let ry = -1;
   let second = Infinity;
   for (let oy = 0; oy <= maxY; oy++) {
-    for (let ox = 0; ox <= maxX; ox++) if (Math.hypot(ox - bx, oy - by) >= away) second = Math.min(second, costs[oy * (maxX + 1) + ox]);
-  }
-  const ambiguity = Number.isFinite(second) ? Math.min(1, (best + 1) / (second + 1)) : 0;
-  // Finer levels: +-2 around the doubled estimate.
-  for (let l = levels.length - 2; l >= 0; l--) {
-    const lv = levels[l];
-    const cx = 2 * (bx - levels[l + 1].r) + lv.r;
-    const cy = 2 * (by - levels[l + 1].r) + lv.r;
-    best = Infinity;
-    for (let oy = Math.max(0, cy - 2); oy <= Math.min(lv.s.h - lv.t.h, cy + 2); oy++) {
-      for (let ox = Math.max(0, cx - 2); ox <= Math.min(lv.s.w - lv.t.w, cx + 2); ox++) {
-        const c = cost(lv.t, lv.idx, lv.s, ox, oy);
-        if (c < best) {
-          best = c;
-          bx = ox;
-          by = oy;
-        }
+    for (let ox = 0; ox <= maxX; ox++) {
+      const c = costs[oy * (maxX + 1) + ox];
+      if (c < second && Math.hypot(ox - bx, oy - by) >= away) {
+        second = c;
+        rx = ox;
+        ry = oy;
       }
     }
   }
+  // Finer levels: +-2 around the doubled estimate, for the best and (kept `away` from it) the rival,
+  // so the ambiguity compares full-resolution costs: at a coarse level an exact twin lying half a
+  // coarse pixel off the grid looks worse than it is.
+  for (let l = levels.length - 2; l >= 0; l--) {
+    const lv = levels[l];
+    const lay = layout(sampled(lv.idx), lv.t.w, lv.s.w);
+    const scaledAway = away * 2 ** (levels.length - 1 - l);
+    const refine = (px: number, py: number, keepFrom: { x: number; y: number } | null) => {
+      const cx = 2 * (px - levels[l + 1].r) + lv.r;
+      const cy = 2 * (py - levels[l + 1].r) + lv.r;
+      let found = { x: cx, y: cy, c: Infinity };
+      for (let oy = Math.max(0, cy - 2); oy <= Math.min(lv.s.h - lv.t.h, cy + 2); oy++) {
+        for (let ox = Math.max(0, cx - 2); ox <= Math.min(lv.s.w - lv.t.w, cx + 2); ox++) {
+          if (keepFrom && Math.hypot(ox - keepFrom.x, oy - keepFrom.y) < scaledAway) continue;
+          const c = cost(lv.t, lay, lv.s, ox, oy);
+          work += lay.t.length;
+          if (c < found.c) found = { x: ox, y: oy, c };
+        }
+      }
+      return found;
+    };
+    const b = refine(bx, by, null);
+    bx = b.x;
+    by = b.y;
+    if (rx >= 0) {
+      const r2 = refine(rx, ry, b);
+      rx = r2.x;
+      ry = r2.y;
+      second = r2.c;
+    }
+  }
   const full = levels[0];
-  const rms = Math.sqrt(cost(full.t, maskIndex(full.m), full.s, bx, by));
-  return { dx: pdx + bx - r, dy: pdy + by - r, rms, ambiguity };
+  const lay = layout(full.idx, full.t.w, full.s.w);
+  const c0 = cost(full.t, lay, full.s, bx, by);
+  work += lay.t.length;
+  const ambiguity = Number.isFinite(second) ? Math.min(1, (c0 + 1) / (second + 1)) : 0;
+  return { dx: pdx + bx - r, dy: pdy + by - r, rms: Math.sqrt(c0), ambiguity, work };
 }

@@ -136,6 +136,10 @@ function fitGroup(cv: Cv, rgb: InstanceType<Cv['Mat']>, width: number, height: n
       roi.copyTo(small);
       init.copyTo(mask);
     }
+    // GrabCut seeds its colour models with k-means on OpenCV's global random generator: without a
+    // fixed seed a fit depends on every fit before it in the worker (a chain's results changed with
+    // what ran earlier). Seeded per fit, the same frame and mask always fit the same.
+    cv.setRNGSeed(0x5eed);
     cv.grabCut(small, mask, new cv.Rect(0, 0, 1, 1), bgd, fgd, options.iterations ?? 3, cv.GC_INIT_WITH_MASK);
     const fgMat = new cv.Mat(sh, sw, cv.CV_8UC1);
     const md = mask.data;
