@@ -45,35 +45,35 @@ export class ClassicalClient {
     return this.rpc.failure !== null || this.rpc.isDestroyed;
   }
 
-  /** Sends copies the caller will not see again: their buffers are transferred, not cloned. */
-  private call<M extends ClassicalMethod>(method: M, params: ClassicalMethods[M]['params'], options: ClassicalCallOptions = {}): Promise<ClassicalMethods[M]['result']> {
+  /** `transfer` lists the buffers of the copies made for this call (never the caller's own arrays). */
+  private call<M extends ClassicalMethod>(method: M, params: ClassicalMethods[M]['params'], transfer: ArrayBufferLike[], options: ClassicalCallOptions = {}): Promise<ClassicalMethods[M]['result']> {
     const failure = this.rpc.failure;
     if (failure) return Promise.reject(failure);
-    return this.rpc.call(method, params, { signal: options.signal, transfer: true });
+    return this.rpc.call(method, params, { signal: options.signal, transfer: transfer as ArrayBuffer[] });
   }
 
   /** Loads OpenCV now (e.g. when the fallback tool is picked) and returns the load time. */
   async warmUp(call?: ClassicalCallOptions): Promise<number> {
-    return (await this.call('warmUp', {}, call)).loadMs;
+    return (await this.call('warmUp', {}, [], call)).loadMs;
   }
 
   async grabCut(image: RgbaImage, box: Box, options?: GrabCutOptions, call?: ClassicalCallOptions): Promise<Uint8Array> {
     const img = copyImage(image);
-    const r = await this.call('grabCut', { image: img, box, options }, call);
+    const r = await this.call('grabCut', { image: img, box, options }, [img.data.buffer], call);
     this.lastMs.grabCut = r.ms;
     return r.mask;
   }
 
   async regionFromClick(image: RgbaImage, point: { x: number; y: number }, options?: RegionOptions, call?: ClassicalCallOptions): Promise<Uint8Array> {
     const img = copyImage(image);
-    const r = await this.call('regionFromClick', { image: img, point, options }, call);
+    const r = await this.call('regionFromClick', { image: img, point, options }, [img.data.buffer], call);
     this.lastMs.regionFromClick = r.ms;
     return r.mask;
   }
 
   async scissorsPath(image: RgbaImage, points: readonly { x: number; y: number }[], call?: ClassicalCallOptions): Promise<{ x: number; y: number }[]> {
     const img = copyImage(image);
-    const r = await this.call('scissorsPath', { image: img, points: points.map((p) => ({ x: p.x, y: p.y })) }, call);
+    const r = await this.call('scissorsPath', { image: img, points: points.map((p) => ({ x: p.x, y: p.y })) }, [img.data.buffer], call);
     this.lastMs.scissorsPath = r.ms;
     return r.path;
   }
@@ -81,7 +81,7 @@ export class ClassicalClient {
   /** The region enclosed by the edge-following path through `points` (>= 3), and the path. */
   async scissorsRegion(image: RgbaImage, points: readonly { x: number; y: number }[], call?: ClassicalCallOptions): Promise<{ path: { x: number; y: number }[]; mask: Uint8Array }> {
     const img = copyImage(image);
-    const r = await this.call('scissorsRegion', { image: img, points: points.map((p) => ({ x: p.x, y: p.y })) }, call);
+    const r = await this.call('scissorsRegion', { image: img, points: points.map((p) => ({ x: p.x, y: p.y })) }, [img.data.buffer], call);
     this.lastMs.scissorsRegion = r.ms;
     return { path: r.path, mask: r.mask };
   }
@@ -94,7 +94,7 @@ export class ClassicalClient {
     const a = copyImage(prev);
     const b = copyImage(next);
     const l = copyMap(labels);
-    const r = await this.call('propagateByFlow', { prev: a, next: b, labels: l, options }, call);
+    const r = await this.call('propagateByFlow', { prev: a, next: b, labels: l, options }, [a.data.buffer, b.data.buffer, l.data.buffer], call);
     this.lastMs.propagateByFlow = r.ms;
     return { map: r.map, confidence: r.confidence };
   }
@@ -104,7 +104,7 @@ export class ClassicalClient {
     const x = copyImage(a);
     const y = copyImage(b);
     const q = queries.map((k) => ({ ...k, mask: k.mask.slice() }));
-    const r = await this.call('estimateShifts', { a: x, b: y, queries: q }, call);
+    const r = await this.call('estimateShifts', { a: x, b: y, queries: q }, [x.data.buffer, y.data.buffer, ...q.map((k) => k.mask.buffer)], call);
     this.lastMs.estimateShifts = r.ms;
     return r.shifts;
   }
@@ -113,7 +113,7 @@ export class ClassicalClient {
   async refitLabels(image: RgbaImage, carried: LabelMap, options?: RefitOptions, call?: ClassicalCallOptions): Promise<Refit> {
     const img = copyImage(image);
     const l = copyMap(carried);
-    const r = await this.call('refitLabels', { image: img, carried: l, options }, call);
+    const r = await this.call('refitLabels', { image: img, carried: l, options }, [img.data.buffer, l.data.buffer], call);
     this.lastMs.refitLabels = r.ms;
     return { map: r.map, groups: r.groups };
   }
@@ -123,7 +123,8 @@ export class ClassicalClient {
     const frames = train.map((f) => ({ image: copyImage(f.image), labels: copyMap(f.labels) }));
     const t = copyImage(target);
     const m = targetMask?.slice();
-    const r = await this.call('classifyStates', { train: frames, target: t, targetMask: m, options }, call);
+    const transfer = [...frames.flatMap((f) => [f.image.data.buffer, f.labels.data.buffer]), t.data.buffer, ...(m ? [m.buffer] : [])];
+    const r = await this.call('classifyStates', { train: frames, target: t, targetMask: m, options }, transfer, call);
     this.lastMs.classifyStates = r.trainMs + r.predictMs;
     return r;
   }
