@@ -1,8 +1,10 @@
 /**
  * Cancel through the one worker RPC (docs/workers.md), in real Chromium with the real workers:
- * an import's Cancel stops the video decode worker and saves nothing; the frames reader of a kept
- * source video stops its decoding when the reader breaks out of the loop or aborts, and the same
- * worker then answers the next request in full.
+ * an import cancelled mid-decode saves nothing and the next import works; the frames reader of a
+ * kept source video ends its loop on break, ends it with an AbortError on abort, and the same
+ * decode worker then answers the next request in full. (That a cancel stops the work inside the
+ * worker is proved where it can be observed, in src/rpc/rpc.test.ts: this spec would also pass if
+ * the worker carried on and its answers were dropped.)
  */
 import { test, expect } from '@playwright/test';
 import { createProject } from './helpers/app';
