@@ -10,7 +10,7 @@ import { makeTinyModelSet, type TinyModelSet } from './onnx/tiny';
 import { createDispatcher, type DispatcherDeps } from './runtime/dispatcher';
 import { InferenceClient } from './runtime/inferenceClient';
 import { wrapSession, type Ort } from './runtime/ortSession';
-import { inProcessTransport } from '../rpc/transport';
+import { inProcessTransport } from './runtime/transport';
 
 export { ort };
 
@@ -45,8 +45,7 @@ export function nodeDeps(overrides: Partial<DispatcherDeps> = {}): DispatcherDep
 }
 
 export function inProcessClient(deps: DispatcherDeps = nodeDeps()): InferenceClient {
-  const dispatcher = createDispatcher(deps);
-  return new InferenceClient(inProcessTransport(dispatcher, () => void dispatcher.dispose()));
+  return new InferenceClient(inProcessTransport(createDispatcher(deps)));
 }
 
 /** A solid-colour RGBA frame. */

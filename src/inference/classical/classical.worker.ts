@@ -4,11 +4,16 @@
  * fallback assist is used.
  */
 import { createClassicalHandler } from './handler';
-import { serveOnPort } from '../../rpc/transport';
+import type { ClassicalRequest } from './protocol';
 
 const handler = createClassicalHandler(async () => {
   const { loadOpenCv } = await import('./opencvModule');
   return loadOpenCv();
 });
 
-serveOnPort(handler);
+const port = globalThis as unknown as {
+  onmessage: ((e: MessageEvent<ClassicalRequest>) => void) | null;
+  postMessage(message: unknown, transfer: Transferable[]): void;
+};
+
+port.onmessage = (e) => void handler.handle(e.data, (response, transfer) => port.postMessage(response, transfer));

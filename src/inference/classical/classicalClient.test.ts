@@ -1,13 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClassicalClient } from './classicalClient';
-import { inProcessTransport } from '../../rpc/transport';
+import { ClassicalClient, inProcessClassicalTransport } from './classicalClient';
 import { createClassicalHandler } from './handler';
 import { centroid, iou, paintDisc, texture, translate } from './synthetic';
 import { nodeCv } from './testCv';
 
 let loads = 0;
 const client = new ClassicalClient(
-  inProcessTransport(
+  inProcessClassicalTransport(
     createClassicalHandler(() => {
       loads++;
       return nodeCv();

@@ -1,11 +1,10 @@
 /**
  * The inference worker (a module worker). All logic is in dispatcher.ts; this file only connects
- * it to the worker's message port (the app's worker RPC) and to the browser's ORT loader and
- * environment.
+ * it to the worker's message port and to the browser's ORT loader and environment.
  */
 import { createDispatcher } from './dispatcher';
 import { loadBrowserOrt } from './ortBrowser';
-import { serveOnPort } from '../../rpc/transport';
+import type { Request } from './protocol';
 
 interface GpuNavigator {
   gpu?: { requestAdapter(): Promise<unknown> };
@@ -20,4 +19,9 @@ const dispatcher = createDispatcher({
   },
 });
 
-serveOnPort(dispatcher);
+const port = globalThis as unknown as {
+  onmessage: ((e: MessageEvent<Request>) => void) | null;
+  postMessage(message: unknown, transfer: Transferable[]): void;
+};
+
+port.onmessage = (e) => dispatcher.handle(e.data, (response, transfer) => port.postMessage(response, transfer));
