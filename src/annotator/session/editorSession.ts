@@ -528,8 +528,8 @@ export class EditorSession {
     }
     for (;;) {
       await this.afterLoad(() => undefined);
-      if (this.state.readOnly) return this.editNow(frameIndex, this.ctx.map, action, compute, options);
-      if (frameIndex === this.ctx.frameIndex) return this.editNow(frameIndex, this.ctx.map, action, compute, options);
+      // Read-only: editNow refuses without reading anything.
+      if (this.state.readOnly || frameIndex === this.ctx.frameIndex) return this.editNow(frameIndex, this.ctx.map, action, compute, options);
       const map = await this.loadMap(frameIndex);
       await this.loadHistory(frameIndex);
       // A switch began meanwhile (perhaps to this very frame): decide again once it is done.
