@@ -108,19 +108,29 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
     await browser.close();
 
     // 2a. A full disk from the start of this launch; leave right after saving failed.
-    browser = await launchChromium(profile);
-    page = await firstPage(browser);
-    const cdp = await browser.context.newCDPSession(page);
     // A quota of 0 means "no override" to Chromium.
     const quotaSize = Math.max(1, usage + headroomBytes);
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize });
-    note(`quota set to ${quotaSize} bytes (usage ${usage})`);
-    await openFrame(page, baseURL, clip.id, frame);
+    // The override does not always take on the first launch: check it, and relaunch if it did not.
+    for (let attempt = 1; ; attempt++) {
+      browser = await launchChromium(profile);
+      page = await firstPage(browser);
+      const cdp = await browser.context.newCDPSession(page);
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize });
+      await openFrame(page, baseURL, clip.id, frame);
+      const { quota } = await cdp.send('Storage.getUsageAndQuota', { origin });
+      note(`quota set to ${quotaSize} bytes (usage ${usage}); Chromium reports a quota of ${quota} (launch ${attempt})`);
+      if (quota <= quotaSize || attempt === 3) break;
+      await browser.close();
+    }
     let saveFailed = false;
+    let firstBallast = 0;
     for (let i = 0; i < maxStrokesToFail && !saveFailed; i++) {
+      // Chromium enforces the override with some slack: past a few strokes, fill the slack too.
+      if (i >= 3) firstBallast += await fillQuota(page);
       await paint();
       saveFailed = await settlesInError(page);
     }
+    if (firstBallast > 0) note(`ballast of ${firstBallast} bytes filled the slack`);
     const toFail = ledger.strokes.length - storedBefore;
     note(saveFailed ? `saving failed at stroke ${toFail} on the full quota` : `saving never failed in ${toFail} strokes on the full quota`);
     for (let i = 0; i < strokesAfterFailure; i++) await paint();
@@ -131,9 +141,12 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
     note(`reload right after the failure (save state ${firstState}): ${firstReloadDialogs.join(', ') || 'no dialog'}`);
 
     // 2b. Nothing left to free: saving fails for good. A reload must ask; the person stays.
-    const ballast = await fillQuota(page);
+    // Chromium accounts usage lazily (and the app may free space of its own), so a write can still
+    // fit after the quota refused the ballast: top the ballast up until saving fails for good.
+    let ballast = 0;
     let failedSteadily = false;
     for (let i = 0; i < maxStrokesToFail && !failedSteadily; i++) {
+      ballast += await fillQuota(page);
       await paint();
       await settlesInError(page);
       failedSteadily = await failsSteadily(page);
@@ -157,9 +170,9 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
     note(`reload while failing (save state ${stateBeforeReload}, ${retriesBeforeReload} failed attempts): ${reloadDialogs.join(', ') || 'no dialog'}; ${stayed ? 'stayed' : 'the page reloaded'}`);
     if (!stayed) await readyToPaint(page, frame);
     await dropBallast(page);
-    // The queue retries with a backoff that doubles up to 30 s.
-    const savedAfterRoom = await waitSaved(page, 45_000);
-    note(savedAfterRoom ? 'with the ballast gone, every edit got saved' : 'with the ballast gone, saving still had not caught up after 45 s');
+    // The queue retries with a backoff that doubles up to 5 s.
+    const savedAfterRoom = await waitSaved(page, 30_000);
+    note(savedAfterRoom ? 'with the ballast gone, every edit got saved' : `with the ballast gone, saving still had not caught up after 30 s: ${await saveDetail(page)}`);
     await browser.close();
 
     // 3. Space freed: a new launch without the override.
@@ -170,6 +183,8 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
     await ledger.check(page, clip.id, 10_000);
     const storedAfter = ledger.strokes.filter((s) => s.status === 'stored').length;
     log(`quota: after freeing space ${storedAfter} of ${ledger.strokes.length} strokes are stored`);
+    // When a step went wrong, the page's own errors say why.
+    if (!saveFailed || !failedSteadily || !savedAfterRoom || ledger.lost.length > 0) for (const line of consoleLines) log(`quota: page ${line}`);
     return {
       mode: 'quota',
       seed,
@@ -194,6 +209,12 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
     await browser?.close();
     rmSync(profile, { recursive: true, force: true });
   }
+}
+
+/** The save indicator in full, for a report. */
+async function saveDetail(page: Page): Promise<string> {
+  const status = page.getByTestId('save-status');
+  return `state ${await status.getAttribute('data-state')}, ${await status.getAttribute('data-retries')} failed attempts, "${await status.textContent()}"`;
 }
 
 /** Failed save attempts in a row, as the save indicator shows them (0: no save is failing). */

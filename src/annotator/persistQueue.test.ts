@@ -132,20 +132,20 @@ describe('PersistQueue', () => {
     vi.setSystemTime(300);
     q.enqueue(item(0, 'A', 'a1'));
     await vi.advanceTimersByTimeAsync(0);
-    expect(q.status).toEqual({ state: 'error', pending: 1, error: 'QuotaExceededError', retries: 1 });
+    expect(q.status).toEqual({ state: 'error', pending: 1, error: 'QuotaExceededError', retries: 1, stalled: false });
     q.enqueue(item(0, 'B', 'a2'));
     q.enqueue(item(1, 'C', 'c1'));
     expect(q.unsaved()).toEqual([item(0, 'B', 'a1', 'a2'), item(1, 'C', 'c1')]);
     await vi.advanceTimersByTimeAsync(499);
     expect(r.write).toHaveBeenCalledTimes(1); // new items wait for the retry, no hammering
     await vi.advanceTimersByTimeAsync(1);
-    expect(q.status).toMatchObject({ state: 'error', error: 'still full', retries: 2 });
+    expect(q.status).toMatchObject({ state: 'error', error: 'still full', retries: 2, stalled: false });
     await vi.advanceTimersByTimeAsync(999);
     expect(r.write).toHaveBeenCalledTimes(2);
     await vi.advanceTimersByTimeAsync(1);
     expect(r.batches.map((b) => b.at)).toEqual([300, 800, 1800]);
     expect(r.batches[2].batch).toEqual([item(0, 'B', 'a1', 'a2'), item(1, 'C', 'c1')]);
-    expect(q.status).toEqual({ state: 'idle', pending: 0, error: null, retries: 0 });
+    expect(q.status).toEqual({ state: 'idle', pending: 0, error: null, retries: 0, stalled: false });
     // The second 'error' is the pending count growing while failing (frame 0 coalesced, frame 1 new).
     expect(statuses.map((s) => s.state)).toEqual(['saving', 'error', 'error', 'saving', 'error', 'saving', 'idle']);
   });
@@ -173,7 +173,7 @@ describe('PersistQueue', () => {
     const flushed = q.flush();
     release();
     await expect(flushed).rejects.toThrow('disk gone');
-    expect(q.status).toMatchObject({ state: 'error', retries: 1 });
+    expect(q.status).toMatchObject({ state: 'error', retries: 1, stalled: false });
     await q.flush(); // skips the backoff
     expect(r.batches.at(-1)?.batch).toEqual([item(0, 'B', 'b1')]);
     expect(q.status.state).toBe('idle');
@@ -225,7 +225,7 @@ describe('PersistQueue', () => {
     expect(() => q.enqueue(item(0, 'C'))).toThrow(/after destroy/);
   });
 
-  it('uses injected timers for the backoff when given', async () => {
+  it('uses injected timers for the backoff (and the stall watch) when given', async () => {
     const calls: number[] = [];
     const q = new PersistQueue<string, string>({
       write: async () => {
@@ -233,11 +233,12 @@ describe('PersistQueue', () => {
       },
       timers: { setTimeout: (_fn, ms) => (calls.push(ms), calls.length), clearTimeout: () => {} },
       retryBaseMs: 70,
+      stallMs: 900,
     });
     q.enqueue(item(0, 'A'));
     await Promise.resolve();
     await Promise.resolve();
-    expect(calls).toEqual([70]);
+    expect(calls).toEqual([900, 70]);
   });
 
   it('writeBeforeLeaving() starts the waiting items’ write at once, beside the one in flight', async () => {
@@ -287,5 +288,24 @@ describe('PersistQueue', () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  it('a write that goes unanswered is reported stalled, keeps what it carries unsaved, and clears once it ends', async () => {
+    const r = recorder();
+    const q = new PersistQueue<string, string>({ write: r.write, stallMs: 8000 });
+    const release = r.holdWrites();
+    q.enqueue(item(0, 'A', 'a1'));
+    await vi.advanceTimersByTimeAsync(7999);
+    expect(q.status.stalled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(q.status).toEqual({ state: 'saving', pending: 1, error: null, retries: 0, stalled: true });
+    q.enqueue(item(0, 'B', 'a2'));
+    // Neither retried nor dropped: it may still land; everything it and the later edits carry is unsaved.
+    expect(r.write).toHaveBeenCalledTimes(1);
+    expect(q.unsaved()).toEqual([item(0, 'B', 'a1', 'a2')]);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(q.status).toEqual({ state: 'idle', pending: 0, error: null, retries: 0, stalled: false });
+    expect(r.batches.map((b) => b.batch)).toEqual([[item(0, 'A', 'a1')], [item(0, 'B', 'a2')]]);
   });
 });

@@ -258,9 +258,10 @@ export class EditorSession {
    * failed in this session (a full disk), when that write may fail too, with no page left to retry.
    */
   get hasUnsavedEdits(): boolean {
-    // A retry in flight ('saving' with retries > 0) is still a failing save until it succeeds.
-    const { state, retries } = this.queue.status;
-    return state === 'error' || retries > 0 || this.queue.waiting > 0 || (this.saveHasFailed && state !== 'idle');
+    // A retry in flight ('saving' with retries > 0) is still a failing save until it succeeds, and a
+    // stalled write may never land.
+    const { state, retries, stalled } = this.queue.status;
+    return state === 'error' || retries > 0 || stalled || this.queue.waiting > 0 || (this.saveHasFailed && state !== 'idle');
   }
 
   /** Why keeping unsaved edits in the journal failed too, or null. */
@@ -649,7 +650,7 @@ export class EditorSession {
     const draft = gesture ? (this.drafts?.take(frameIndex) ?? null) : null;
     this.queue.enqueue({ ...this.pendingWrite(frameIndex, map, revisions), ...(draft ? { drafts: [draft] } : {}) });
     // While saves fail, every new edit joins the kept ones (the status may not change with it).
-    if (this.queue.status.state === 'error' || this.saveHasFailed) this.keepOrDropPending();
+    if (this.queue.status.state === 'error' || this.queue.status.stalled || this.saveHasFailed) this.keepOrDropPending();
     this.setState({ revision: this.state.revision + 1 });
     for (const fn of this.editListeners) fn(frameIndex);
   }
@@ -659,8 +660,9 @@ export class EditorSession {
    * session, while any write is under way); forgets them once everything is saved.
    */
   private keepOrDropPending(): void {
-    const state = this.queue.status.state;
-    if (state === 'error') this.saveHasFailed = true;
+    const { state, stalled } = this.queue.status;
+    // A stalled write counts as failed: the database may never answer it (docs/durability.md).
+    if (state === 'error' || stalled) this.saveHasFailed = true;
     const port = this.pending;
     if (!port) return;
     if (state === 'error' || (this.saveHasFailed && state !== 'idle')) {

@@ -240,6 +240,15 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
     }
   }, [persist.state, persist.error]);
 
+  // A save the browser's database does not answer: it may never land (docs/durability.md).
+  useEffect(() => {
+    if (!persist.stalled) return;
+    const kept = pendingEditsPort()
+      ? ' Your unsaved edits are kept in the crash journal; if it does not recover, reload the page and they are saved at the start.'
+      : ' Keep this tab open; if it does not recover, export your work.';
+    notify('error', `Saving is not answering: the browser's database has not finished a write for a while.${kept}`);
+  }, [persist.stalled]);
+
   const latest = useRef({ frames, areas, state, selection });
   useEffect(() => {
     latest.current = { frames, areas, state, selection };
@@ -439,16 +448,18 @@ function editorStateOf(s: SessionState, frameCount: number, masksVisible: boolea
 
 function SaveStatus({ status }: { status: PersistStatus }) {
   const text =
-    status.state === 'error'
+    status.stalled
+      ? 'saving is not answering…'
+      : status.state === 'error'
       ? `save failed, retrying (${status.retries})`
       : status.state === 'idle'
         ? 'all changes saved'
         : status.retries > 0
           ? `retrying a failed save (${status.retries})…`
           : 'saving…';
-  const tone = status.state === 'error' || status.retries > 0 ? 'text-red-400' : status.state === 'idle' ? 'text-zinc-500' : 'text-amber-300';
+  const tone = status.state === 'error' || status.retries > 0 || status.stalled ? 'text-red-400' : status.state === 'idle' ? 'text-zinc-500' : 'text-amber-300';
   return (
-    <span className={`text-xs ${tone}`} data-testid="save-status" data-state={status.state} data-retries={status.retries}>
+    <span className={`text-xs ${tone}`} data-testid="save-status" data-state={status.state} data-retries={status.retries} data-stalled={status.stalled}>
       {text}
     </span>
   );
