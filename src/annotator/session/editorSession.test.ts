@@ -110,6 +110,42 @@ describe('EditorSession', () => {
     await s.close();
   });
 
+  it('a write the database leaves unanswered counts as failed: its edits are kept, and keeping is retried until it works', async () => {
+    const kept: FrameEdits[][] = [];
+    let keepFailures = 1;
+    const port = {
+      keep: async (_clipId: string, edits: FrameEdits[]) => {
+        if (keepFailures-- > 0) throw new DOMException('full', 'QuotaExceededError');
+        kept.push(edits);
+      },
+      drop: async () => undefined,
+    };
+    const s = await EditorSession.open(db, clip, 'ann', 0, { pending: port, stallMs: 30 });
+    s.setBrushSize(1);
+    const realTx = db.transaction.bind(db);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    (db as { transaction: unknown }).transaction = (...args: unknown[]) => held.then(() => (realTx as (...a: unknown[]) => unknown)(...args));
+    stroke(s, 1.5);
+    expect(s.hasUnsavedEdits).toBe(false); // a write merely in flight commits even if the page goes
+    await new Promise((r) => setTimeout(r, 60));
+    expect(s.persistStatus.stalled).toBe(true);
+    expect(s.hasUnsavedEdits).toBe(true);
+    expect(s.snapshot.unsavedKept).toBe('not-kept');
+    await new Promise((r) => setTimeout(r, 2100)); // the keep is tried again
+    expect(s.snapshot.unsavedKept).toBe('kept');
+    expect(kept.at(-1)![0].revisions).toHaveLength(1);
+    (db as { transaction: unknown }).transaction = realTx;
+    release();
+    await s.flush();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(s.persistStatus).toMatchObject({ state: 'idle', stalled: false });
+    expect(s.snapshot.unsavedKept).toBeNull();
+    expect(s.hasUnsavedEdits).toBe(false);
+    expect(await listRevisions(db, clip.id, 'gt', 0)).toHaveLength(1);
+    await s.close();
+  });
+
   it('persists each gesture as a layer and a revision, and undoes across frame switches', async () => {
     const s = await EditorSession.open(db, clip, 'ann', 0);
     s.setBrushSize(1);

@@ -43,9 +43,18 @@ export interface SessionState {
   viewOnly: string | null;
   /** Bumped on every committed change, so views can refresh derived data. */
   revision: number;
+  /**
+   * While saves fail or stall: whether every unsaved edit is kept in the crash journal ('kept'), is
+   * being written there ('keeping'), or keeping them failed too ('not-kept', retried every few
+   * seconds); null while saving works.
+   */
+  unsavedKept: 'keeping' | 'kept' | 'not-kept' | null;
 }
 
 type Listener<T> = (value: T) => void;
+
+/** How soon keeping unsaved edits in the journal is tried again after it failed (a full disk). */
+const KEEP_RETRY_MS = 2000;
 
 /**
  * A whole-frame change: the frame's next labels computed from its current map (a new array the
@@ -79,6 +88,8 @@ export interface PendingEditsPort {
 export interface SessionOptions {
   readOnly?: boolean;
   pending?: PendingEditsPort;
+  /** After this long without an answer a write counts as stalled (PersistQueue's default if unset). */
+  stallMs?: number;
 }
 
 /**
@@ -150,6 +161,9 @@ export class EditorSession {
   /** Edits run one at a time, so two edits of a frame that is not shown never read the same stale map. */
   private editChain: Promise<unknown> = Promise.resolve();
   private pendingError: string | null = null;
+  /** Bumped per keep request; the keep that wrote the latest one makes the edits 'kept'. */
+  private keepRequests = 0;
+  private keepRetryTimer: ReturnType<typeof setTimeout> | null = null;
   /** Writes the input of a stroke in progress, so a crash cannot take a finished one (docs/durability.md). */
   private readonly drafts: GestureDraftRecorder | null;
 
@@ -167,6 +181,7 @@ export class EditorSession {
         });
     this.queue = new PersistQueue<LayerInput, RevisionInput>({
       write: (batch) => saveFrameEdits(db, batch.map(toFrameEdits), { clip }),
+      ...(options.stallMs !== undefined ? { stallMs: options.stallMs } : {}),
     });
     this.queue.subscribe(() => this.keepOrDropPending());
     this.ctx = {
@@ -196,6 +211,7 @@ export class EditorSession {
       busy: false,
       readOnly,
       viewOnly: null,
+      unsavedKept: null,
       revision: 0,
     };
     this.openedReadOnly = readOnly;
@@ -590,6 +606,8 @@ export class EditorSession {
     this.tagsByFrame.clear();
     if (this.keptPending && this.pending) {
       this.keptPending = false;
+      ++this.keepRequests;
+      this.setState({ unsavedKept: null });
       void this.pending.drop(this.clip.id).catch(() => undefined);
     }
     const k = this.state.frameIndex;
@@ -609,6 +627,7 @@ export class EditorSession {
     await this.flush().catch(() => undefined);
     await this.draftsWritten();
     this.queue.destroy();
+    if (this.keepRetryTimer !== null) clearTimeout(this.keepRetryTimer);
     this.invalidateListeners.clear();
     this.frameListeners.clear();
     this.stateListeners.clear();
@@ -665,21 +684,36 @@ export class EditorSession {
     if (state === 'error' || stalled) this.saveHasFailed = true;
     const port = this.pending;
     if (!port) return;
+    if (this.keepRetryTimer !== null) clearTimeout(this.keepRetryTimer);
+    this.keepRetryTimer = null;
     if (state === 'error' || (this.saveHasFailed && state !== 'idle')) {
       const edits = this.queue.unsaved().map(toFrameEdits);
+      const request = ++this.keepRequests;
       this.keptPending = true;
+      if (this.state.unsavedKept !== 'not-kept') this.setState({ unsavedKept: 'keeping' });
       this.pendingChain = this.pendingChain
         .then(() => port.keep(this.clip.id, edits))
         .then(
           () => {
             this.pendingError = null;
+            if (request === this.keepRequests) this.setState({ unsavedKept: 'kept' });
           },
           (err: unknown) => {
             this.pendingError = err instanceof Error ? err.message : String(err);
+            if (request !== this.keepRequests) return;
+            this.setState({ unsavedKept: 'not-kept' });
+            // Nothing else may happen for a while (a stalled write changes no status): try again,
+            // since space may come back.
+            this.keepRetryTimer = setTimeout(() => {
+              this.keepRetryTimer = null;
+              if (request === this.keepRequests) this.keepOrDropPending();
+            }, KEEP_RETRY_MS);
           },
         );
     } else if (state === 'idle' && this.keptPending) {
       this.keptPending = false;
+      ++this.keepRequests;
+      this.setState({ unsavedKept: null });
       this.pendingChain = this.pendingChain.then(() => port.drop(this.clip.id)).catch(() => undefined);
     }
   }

@@ -384,7 +384,7 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
           </span>
         )}
         {Header && <Header {...slot} />}
-        <SaveStatus status={persist} />
+        <SaveStatus status={persist} kept={state.unsavedKept} />
         <span data-testid="frame-indicator" className="tabular-nums">
           frame {k + 1} / {clip.frameCount}
         </span>
@@ -446,8 +446,8 @@ function editorStateOf(s: SessionState, frameCount: number, masksVisible: boolea
   };
 }
 
-function SaveStatus({ status }: { status: PersistStatus }) {
-  const text =
+function SaveStatus({ status, kept }: { status: PersistStatus; kept: SessionState['unsavedKept'] }) {
+  const base =
     status.stalled
       ? 'saving is not answering…'
       : status.state === 'error'
@@ -457,9 +457,18 @@ function SaveStatus({ status }: { status: PersistStatus }) {
         : status.retries > 0
           ? `retrying a failed save (${status.retries})…`
           : 'saving…';
+  // While saves fail, whether closing the tab now would cost anything.
+  const text =
+    kept === 'kept'
+      ? `${base} · kept in the crash journal`
+      : kept === 'keeping'
+        ? `${base} · keeping in the crash journal…`
+        : kept === 'not-kept'
+          ? `${base} · not kept anywhere: free some space`
+          : base;
   const tone = status.state === 'error' || status.retries > 0 || status.stalled ? 'text-red-400' : status.state === 'idle' ? 'text-zinc-500' : 'text-amber-300';
   return (
-    <span className={`text-xs ${tone}`} data-testid="save-status" data-state={status.state} data-retries={status.retries} data-stalled={status.stalled}>
+    <span className={`text-xs ${tone}`} data-testid="save-status" data-state={status.state} data-retries={status.retries} data-stalled={status.stalled} data-kept={kept ?? 'none'}>
       {text}
     </span>
   );
