@@ -17,12 +17,14 @@ import { patchToRevision } from '../revisionPatch';
 import { labelsPatch } from '../frameOps';
 import { createTool } from '../tools/createTool';
 import type { PointerInput, Tool, ToolContext } from '../tools/types';
-import type { EditorToolId } from '../actions';
+import type { RoomTool } from '../tools/roomTool';
+import type { ActionScope, EditorToolId } from '../actions';
 import { MAX_INSTANCE_ID, parseInstanceTags, tagRegion, type InstanceTag } from '../instances';
 import type { PaintClass } from '../paint/paintRule';
 import type { Patch } from '../patch';
 import { dropGestureDraft, writeGestureDraft } from '../../store/gestureDrafts';
 import { GestureDraftRecorder } from './gestureDraftRecorder';
+import { RoomTools } from './roomTools';
 
 export interface SessionState {
   frameIndex: number;
@@ -41,6 +43,8 @@ export interface SessionState {
    * version"), or null. Set by a room through setViewOnly; readOnly is true while it is set.
    */
   viewOnly: string | null;
+  /** The mode of the room tool that gets the pointer now (enterRoomTool), or null: the paint tool does. */
+  roomTool: ActionScope | null;
   /** Bumped on every committed change, so views can refresh derived data. */
   revision: number;
   /**
@@ -105,6 +109,9 @@ export interface SamToolPort {
   clear(): void;
 }
 
+/** Entering a room tool: `leave` ends it and gives the input back to the paint tool. */
+export type RoomToolEntry = { status: 'active'; leave: () => void } | { status: 'refused'; reason: string };
+
 /** The shown frame as the assist tools see it: the tools' context plus `edit` on that frame. */
 export interface ShownFrameHost extends ToolContext {
   /** `EditorSession.edit` on the shown frame, synchronously: the patch, or null when nothing changed or it was refused. */
@@ -150,6 +157,8 @@ export class EditorSession {
   private readonly editListeners = new Set<Listener<number>>();
   /** Set by the AI-assist UI once a SAM model is loaded; null otherwise. */
   private sam: SamToolPort | null = null;
+  /** Tools other rooms lend for their input modes; while one is active the paint tool gets no input. */
+  private readonly rooms = new RoomTools(() => this.setState({ roomTool: this.rooms.active?.scope ?? null }));
   private readonly pending: PendingEditsPort | null;
   /** Opened read-only (approved clip, another tab holds the lock): never editable in this session. */
   private readonly openedReadOnly: boolean;
@@ -212,6 +221,7 @@ export class EditorSession {
       readOnly,
       viewOnly: null,
       unsavedKept: null,
+      roomTool: null,
       revision: 0,
     };
     this.openedReadOnly = readOnly;
@@ -235,7 +245,12 @@ export class EditorSession {
   }
 
   get toolPreview() {
-    return this.tool.preview;
+    return this.rooms.active ? null : this.tool.preview;
+  }
+
+  /** The room tool that gets the pointer now, or null (for the canvas's cursor and hint). */
+  get roomTool(): RoomTool | null {
+    return this.rooms.active;
   }
 
   get persistStatus(): PersistStatus {
@@ -367,6 +382,19 @@ export class EditorSession {
     this.sam = tool;
   }
 
+  /**
+   * Lends the canvas to a room's input mode (docs/architecture.md, "Room tools"): pointer input goes
+   * to `tool` until `leave`, the paint tool gets none and keeps its place. A gesture under way is
+   * finished first, as on a tool switch. A tool that edits masks is refused on a read-only clip.
+   */
+  enterRoomTool(tool: RoomTool): RoomToolEntry {
+    if (tool.edits && this.state.readOnly) return { status: 'refused', reason: `${this.state.viewOnly ?? 'this clip is open read-only here'}; nothing can be edited` };
+    this.tool.finish();
+    this.closeDraftIfIdle();
+    this.syncBusy();
+    return { status: 'active', leave: this.rooms.enter(tool) };
+  }
+
   /** The shown frame for the assist tools: its map, class, protect and `edit`. */
   get toolContext(): ShownFrameHost {
     return this.ctx;
@@ -442,7 +470,8 @@ export class EditorSession {
   // ---- pointer and keys (already in image coordinates) ------------------------------------
 
   pointerDown(p: PointerInput): void {
-    if (this.state.readOnly || this.ctx.frameIndex < 0) return;
+    if (this.ctx.frameIndex < 0 || this.rooms.down(p, this.state.readOnly)) return;
+    if (this.state.readOnly) return;
     if (this.state.tool === 'tag') {
       if (p.button === 0) this.tagAt(p.x, p.y);
       return;
@@ -461,6 +490,7 @@ export class EditorSession {
   }
 
   pointerMove(p: PointerInput): void {
+    if (this.rooms.move(p, this.state.readOnly)) return;
     if (this.state.readOnly || this.state.tool === 'tag') return;
     if (this.state.tool === 'sam') return this.sam?.onPointerMove(p);
     this.tool.onPointerMove(p);
@@ -468,6 +498,7 @@ export class EditorSession {
   }
 
   pointerUp(p: PointerInput): void {
+    if (this.rooms.up(p, this.state.readOnly)) return;
     if (this.state.readOnly || this.state.tool === 'tag') return;
     if (this.state.tool === 'sam') return this.sam?.onPointerUp(p);
     // The up row is written before the tool commits, so the commit settles it along with the rest.
@@ -485,6 +516,7 @@ export class EditorSession {
   }
 
   cancelGesture(): void {
+    this.rooms.cancel();
     this.tool.cancel();
     this.syncBusy();
   }
@@ -632,6 +664,7 @@ export class EditorSession {
     this.frameListeners.clear();
     this.stateListeners.clear();
     this.editListeners.clear();
+    this.rooms.clear();
   }
 
   // ---- internals -------------------------------------------------------------------------------

@@ -66,9 +66,25 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
     void showFrame();
     const offFrame = session.onFrame(() => void showFrame());
     const offInvalidate = session.onInvalidate((box) => view.invalidate(box));
+    let panning: { x: number; y: number } | null = null;
+    // A room tool (placing a comment) shows its cursor and hint over the canvas while it has the input.
+    let restCursor = '';
+    const showRoomTool = () => {
+      const tool = session.roomTool;
+      restCursor = tool?.cursor ?? '';
+      if (!panning) el.style.cursor = restCursor;
+      el.title = tool?.hint ?? '';
+      view.setPreview(session.toolPreview, session.snapshot.activeClass); // no brush outline under a room tool
+    };
+    showRoomTool();
     // Instance labels follow their regions: recompute after every committed change or new tag.
     let lastRevision = session.snapshot.revision;
+    let lastRoomTool = session.snapshot.roomTool;
     const offState = session.onState((st) => {
+      if (st.roomTool !== lastRoomTool) {
+        lastRoomTool = st.roomTool;
+        showRoomTool();
+      }
       if (st.revision === lastRevision) return;
       lastRevision = st.revision;
       view.setInstances(resolveInstances(session.map, session.tags));
@@ -92,7 +108,6 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
     ro.observe(el);
 
     // ---- pointer input -------------------------------------------------------------------
-    let panning: { x: number; y: number } | null = null;
     const local = (e: PointerEvent | WheelEvent) => {
       const r = el.getBoundingClientRect();
       return { sx: e.clientX - r.left, sy: e.clientY - r.top };
@@ -136,7 +151,7 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
     const onUp = (e: PointerEvent) => {
       if (panning) {
         panning = null;
-        el.style.cursor = '';
+        el.style.cursor = restCursor;
         return;
       }
       const t0 = performance.now();

@@ -49,7 +49,7 @@ function CanvasOverlaySlot({ db, clip, session, frameIndex, canvas, zoom, images
   return (
     <>
       <WatchPanel db={db} clip={clip} frames={frames} goToFrame={goToFrame} />
-      <ReviewCanvasLayer db={db} clip={clip} frameIndex={frameIndex} canvas={canvas} zoom={zoom} />
+      <ReviewCanvasLayer db={db} clip={clip} session={session} frameIndex={frameIndex} canvas={canvas} zoom={zoom} />
       <ReviewerOverlay db={db} clip={clip} session={session} frameIndex={frameIndex} canvas={canvas} goToFrame={goToFrame} />
       <SideBySideView db={db} clip={clip} frameIndex={frameIndex} images={images} />
       <AiToolStatus session={session} />

@@ -1,15 +1,18 @@
 /**
  * The review overlays on the editor canvas: comment pins of the current frame (drawn into the
- * canvas view's `reviewPins` group, in image pixels) and, while placing a comment, a click catcher
- * that turns the next click into a point of the frame.
+ * canvas view's `reviewPins` group, in image pixels) and, while placing a comment, the room tool
+ * that turns the next click on the frame into the comment's point.
  */
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import Konva from 'konva';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { SpocDb } from '../../store/db';
 import type { Clip } from '../../store/types';
 import { listComments } from '../../store/comments';
 import type { CanvasHandle } from '../../annotator/ui/CanvasHost';
+import type { EditorSession } from '../../annotator/session/editorSession';
+import type { RoomTool } from '../../annotator/tools/roomTool';
+import { useRoomTool } from '../../annotator/ui/useRoomTool';
 import { useReviewUi } from './reviewUiState';
 import { getLayer } from '../../store/layers';
 import { useEditorView } from '../../annotator/ui/editorViewState';
@@ -21,13 +24,14 @@ import { COMMENT_ACTION_IDS } from './reviewActions';
 interface Props {
   db: SpocDb;
   clip: Clip;
+  session: EditorSession;
   frameIndex: number;
   canvas: React.RefObject<CanvasHandle | null>;
   /** The view's zoom in percent: pins keep their screen size, so they are redrawn when it changes. */
   zoom?: number;
 }
 
-export function ReviewCanvasLayer({ db, clip, frameIndex, canvas, zoom }: Props) {
+export function ReviewCanvasLayer({ db, clip, session, frameIndex, canvas, zoom }: Props) {
   const comments = useLiveQuery(() => listComments(db, clip.id), [db, clip.id]);
   const placing = useReviewUi((s) => s.placing);
   const selected = useReviewUi((s) => s.selected);
@@ -106,24 +110,31 @@ export function ReviewCanvasLayer({ db, clip, frameIndex, canvas, zoom }: Props)
   usePublishScope('placing-comment', placing);
   usePublishRunners({ [COMMENT_ACTION_IDS.cancelPlacing]: { disabled: placing ? null : 'no comment is being placed', run: () => useReviewUi.getState().set({ placing: false }) } });
 
-  if (!placing) return null;
-  return (
-    <div
-      data-testid="comment-placer"
-      className="absolute inset-0 z-10 cursor-crosshair"
-      title="Click where the comment belongs (Esc to cancel)"
-      onPointerDown={(e) => {
-        e.preventDefault();
-        e.stopPropagation();
-        const view = canvas.current?.canvasView();
-        if (!view) return;
-        const r = e.currentTarget.getBoundingClientRect();
-        const p = view.toImage(e.clientX - r.left, e.clientY - r.top);
-        const x = Math.floor(p.x);
-        const y = Math.floor(p.y);
-        if (x < 0 || y < 0 || x >= clip.width || y >= clip.height) return; // outside the frame: keep waiting
-        useReviewUi.getState().set({ placing: false, pending: { frameIndex, x, y } });
-      }}
-    />
+  // While placing, the canvas is the placing tool's (docs/architecture.md, "Room tools"): the paint
+  // tool gets nothing, and a click on the frame is the comment's point. A comment is review data, not
+  // masks, so it may be placed on a read-only clip too.
+  const { width, height } = clip;
+  const placeTool = useMemo<RoomTool | null>(
+    () =>
+      placing
+        ? {
+            scope: 'placing-comment',
+            edits: false,
+            cursor: 'crosshair',
+            hint: 'Click where the comment belongs (Esc to cancel)',
+            onPointerDown: (p) => {
+              if (p.button !== 0) return;
+              const x = Math.floor(p.x);
+              const y = Math.floor(p.y);
+              if (x < 0 || y < 0 || x >= width || y >= height) return; // outside the frame: keep waiting
+              useReviewUi.getState().set({ placing: false, pending: { frameIndex: session.snapshot.frameIndex, x, y } });
+            },
+            onPointerMove: () => undefined,
+            onPointerUp: () => undefined,
+          }
+        : null,
+    [placing, session, width, height],
   );
+  useRoomTool(session, placeTool);
+  return null;
 }

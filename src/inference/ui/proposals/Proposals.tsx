@@ -16,7 +16,9 @@
  */
 import { usePublishRunners, usePublishScope } from '../../../annotator/ui/roomActions';
 import { ASSIST_ACTION_IDS, PROPOSAL_ACTION_IDS } from '../assistActions';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useRoomTool } from '../../../annotator/ui/useRoomTool';
+import type { RoomTool } from '../../../annotator/tools/roomTool';
 import type { EditorSession } from '../../../annotator/session/editorSession';
 import type { FrameImageCache } from '../../../annotator/session/frameImages';
 import type { CanvasHandle } from '../../../annotator/ui/CanvasHost';
@@ -253,37 +255,35 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
     [layerMap, itemsFrame, session, canvas],
   );
 
-  // ---- pointer: while the mode is on, the left button picks proposals instead of painting --------
+  // ---- pointer: while the mode is on, the canvas is the picking tool's (the paint tool gets nothing) --
+  // The session routes the canvas's pointer input here (docs/architecture.md, "Room tools"): a
+  // hover highlights the proposal under the pointer, the primary button accepts it. Picking never
+  // writes by itself: the accept goes through `edit`, so the tool works on a read-only clip too and
+  // the accept says why it is refused.
+  const picking = useRef({ items, accept });
   useEffect(() => {
-    const el = canvas.current?.canvasView().stage.container();
-    if (!el || mode === 'off') return;
-    const at = (e: PointerEvent) => {
-      const view = canvas.current!.canvasView();
-      const r = el.getBoundingClientRect();
-      const p = view.toImage(e.clientX - r.left, e.clientY - r.top);
-      return proposalAt(items, p.x, p.y);
-    };
-    const onMove = (e: PointerEvent) => {
-      const i = at(e);
-      setHover((h) => (h === i ? h : i));
-    };
-    const onDown = (e: PointerEvent) => {
-      if (e.button === 1) return; // middle button still pans
-      e.stopPropagation();
-      e.preventDefault();
-      el.focus(); // as the canvas does: keys (undo, Enter) go to the editor, not a panel input
-      if (e.button === 0) accept(at(e));
-    };
-    const swallow = (e: PointerEvent) => e.button !== 1 && e.stopPropagation();
-    el.addEventListener('pointermove', onMove, true);
-    el.addEventListener('pointerdown', onDown, true);
-    el.addEventListener('pointerup', swallow, true);
-    return () => {
-      el.removeEventListener('pointermove', onMove, true);
-      el.removeEventListener('pointerdown', onDown, true);
-      el.removeEventListener('pointerup', swallow, true);
-    };
-  }, [canvas, mode, items, accept]);
+    picking.current = { items, accept };
+  });
+  const picks = mode !== 'off';
+  const pickTool = useMemo<RoomTool | null>(
+    () =>
+      picks
+        ? {
+            scope: 'proposals',
+            edits: false,
+            onPointerMove: (p) => {
+              const i = proposalAt(picking.current.items, p.x, p.y);
+              setHover((h) => (h === i ? h : i));
+            },
+            onPointerDown: (p) => {
+              if (p.button === 0) picking.current.accept(proposalAt(picking.current.items, p.x, p.y));
+            },
+            onPointerUp: () => undefined,
+          }
+        : null,
+    [picks],
+  );
+  useRoomTool(session, pickTool);
 
   // ---- keys --------------------------------------------------------------------------------------
   // Proposals mode's keys, in the editor's one action table (assistActions.ts): they act while the
