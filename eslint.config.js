@@ -18,7 +18,7 @@ export default tseslint.config(
   },
   {
     // The pure rooms run in workers, Node and the CLI: keep the DOM, React and Dexie out of them.
-    files: ['src/masks/**/*.ts', 'src/metrics/**/*.ts', 'src/demo/**/*.ts'],
+    files: ['src/masks/**/*.ts', 'src/metrics/**/*.ts', 'src/demo/**/*.ts', 'src/rpc/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/metrics/panels/**', 'src/demo/encodeVideo.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', 'dexie', 'konva', '*/store/*', '*/app/*', '*/workspace/*'] }],

@@ -11,14 +11,15 @@
 import { spawnSync } from 'node:child_process';
 import type { RgbaImage } from '../src/masks/labelMap';
 import { createCarriedClip } from '../src/demo/carried';
-import { ClassicalClient, inProcessClassicalTransport } from '../src/inference/classical/classicalClient';
+import { ClassicalClient } from '../src/inference/classical/classicalClient';
+import { inProcessTransport } from '../src/rpc/transport';
 import { createClassicalHandler } from '../src/inference/classical/handler';
 import { nodeCv } from '../src/inference/classical/testCv';
 import { carriedScene, demoScene, runChain, type ChainStep, type SampledScene } from '../src/inference/propagate/accuracy';
 import { calibrationError, fitIsotonic } from '../src/inference/propagate/calibration';
 import type { PropagationEngine } from '../src/inference/propagate/propagateFrame';
 
-const client = new ClassicalClient(inProcessClassicalTransport(createClassicalHandler(nodeCv)));
+const client = new ClassicalClient(inProcessTransport(createClassicalHandler(nodeCv)));
 const oldEngine: PropagationEngine = { kind: 'flow', backend: { propagateByFlow: (a, b, l) => client.propagateByFlow(a, b, l) } };
 const newEngine: PropagationEngine = { kind: 'flow', backend: client };
 

@@ -10,7 +10,7 @@ import { makeTinyModelSet, type TinyModelSet } from './onnx/tiny';
 import { createDispatcher, type DispatcherDeps } from './runtime/dispatcher';
 import { InferenceClient } from './runtime/inferenceClient';
 import { wrapSession, type Ort } from './runtime/ortSession';
-import { inProcessTransport } from './runtime/transport';
+import { inProcessTransport } from '../rpc/transport';
 
 export { ort };
 
@@ -45,7 +45,8 @@ export function nodeDeps(overrides: Partial<DispatcherDeps> = {}): DispatcherDep
 }
 
 export function inProcessClient(deps: DispatcherDeps = nodeDeps()): InferenceClient {
-  return new InferenceClient(inProcessTransport(createDispatcher(deps)));
+  const dispatcher = createDispatcher(deps);
+  return new InferenceClient(inProcessTransport(dispatcher, () => void dispatcher.dispose()));
 }
 
 /** A solid-colour RGBA frame. */

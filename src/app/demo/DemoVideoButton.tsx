@@ -13,7 +13,7 @@ export function DemoVideoButton() {
     try {
       const seed = 7;
       const video = await encodeDemoVideoInWorker(
-        { type: 'video', seed, kind: 'grating', width: 640, height: 360, durationSec: 20, fps: 10, codec: 'vp9' },
+        { seed, kind: 'grating', width: 640, height: 360, durationSec: 20, fps: 10, codec: 'vp9' },
         (d, t) => setBusy(`${Math.round((100 * d) / t)}%`),
       );
       const a = document.createElement('a');

@@ -29,7 +29,7 @@ export async function openDemoProject(db: SpocDb, author: string, onProgress?: (
   // The clips render in parallel, one worker each (the machine's cores share them); progress is the sum.
   const done = DEMO_CLIPS.map(() => 0);
   const renders = DEMO_CLIPS.map((spec, i) =>
-    renderDemoFrames({ type: 'frames', seed: spec.seed, kind: spec.kind, ...DEMO_SIZE }, (d) => {
+    renderDemoFrames({ seed: spec.seed, kind: spec.kind, ...DEMO_SIZE }, (d) => {
       done[i] = d;
       onProgress?.(done.reduce((a, b) => a + b, 0), total);
     }),

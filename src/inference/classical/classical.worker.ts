@@ -4,16 +4,11 @@
  * fallback assist is used.
  */
 import { createClassicalHandler } from './handler';
-import type { ClassicalRequest } from './protocol';
+import { serveOnPort } from '../../rpc/transport';
 
 const handler = createClassicalHandler(async () => {
   const { loadOpenCv } = await import('./opencvModule');
   return loadOpenCv();
 });
 
-const port = globalThis as unknown as {
-  onmessage: ((e: MessageEvent<ClassicalRequest>) => void) | null;
-  postMessage(message: unknown, transfer: Transferable[]): void;
-};
-
-port.onmessage = (e) => void handler.handle(e.data, (response, transfer) => port.postMessage(response, transfer));
+serveOnPort(handler);

@@ -1,12 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClassicalClient, inProcessClassicalTransport } from './classicalClient';
+import { ClassicalClient } from './classicalClient';
+import { inProcessTransport } from '../../rpc/transport';
 import { createClassicalHandler } from './handler';
 import { centroid, iou, paintDisc, texture, translate } from './synthetic';
 import { nodeCv } from './testCv';
 
 let loads = 0;
 const client = new ClassicalClient(
-  inProcessClassicalTransport(
+  inProcessTransport(
     createClassicalHandler(() => {
       loads++;
       return nodeCv();

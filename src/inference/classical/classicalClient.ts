@@ -4,23 +4,22 @@
  * shared client. Every call copies the pixels it sends and transfers the copy, so callers keep
  * their buffers; results arrive as transferred typed arrays.
  *
- * ClassicalClient is built on a transport, so tests drive the same client against the handler
- * in-process (structured-cloned like postMessage) with the real OpenCV in Node.
+ * ClassicalClient is the app's worker RPC client (src/rpc/) over a transport, so tests drive the
+ * same client against the handler in-process (structured-cloned like postMessage) with the real
+ * OpenCV in Node. Every method takes an optional last `{ signal }` to cancel it.
  */
 import type { Box, LabelMap, RgbaImage } from '../../masks/labelMap';
-import type { ClassicalHandler } from './handler';
+import { RpcClient } from '../../rpc/client';
+import { workerTransport, type Transport } from '../../rpc/transport';
 import type { FlowOptions, FlowPropagation } from './flow';
 import type { ShiftEstimate, ShiftQuery } from './motion';
 import type { Refit, RefitOptions } from './refit';
-import type { ClassicalMethod, ClassicalMethods, ClassicalRequest, ClassicalResponse } from './protocol';
+import type { ClassicalMethod, ClassicalMethods } from './api';
 import type { GrabCutOptions, RegionOptions } from './segment';
 import type { ClassifierOptions, StatePrediction, TrainingFrame } from './stateClassifier';
 
-export interface ClassicalTransport {
-  send(message: ClassicalRequest, transfer: ArrayBuffer[]): void;
-  onMessage(handler: (message: ClassicalResponse) => void): void;
-  onFatal(handler: (error: Error) => void): void;
-  close(): void;
+export interface ClassicalCallOptions {
+  signal?: AbortSignal;
 }
 
 export interface StateSuggestion extends StatePrediction {
@@ -33,71 +32,56 @@ const copyImage = (image: RgbaImage): RgbaImage => ({ width: image.width, height
 const copyMap = (map: LabelMap): LabelMap => ({ width: map.width, height: map.height, data: map.data.slice() });
 
 export class ClassicalClient {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private dead: Error | null = null;
+  private readonly rpc: RpcClient<ClassicalMethods>;
   /** Timings of the last call of each kind (ms), for status lines and benches. */
   readonly lastMs: Partial<Record<ClassicalMethod, number>> = {};
 
-  constructor(private readonly transport: ClassicalTransport) {
-    transport.onMessage((m) => {
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (m.ok) p.resolve(m.result);
-      else p.reject(new Error(m.error));
-    });
-    transport.onFatal((e) => {
-      this.dead = e;
-      for (const p of this.pending.values()) p.reject(e);
-      this.pending.clear();
-    });
+  constructor(transport: Transport) {
+    this.rpc = new RpcClient(transport, 'classical');
   }
 
-  /** The worker failed fatally; every call now fails, so callers should get a new client. */
+  /** The worker failed fatally (or the client was closed); every call now fails, so callers should get a new client. */
   get isDead(): boolean {
-    return this.dead !== null;
+    return this.rpc.failure !== null || this.rpc.isDestroyed;
   }
 
-  private call<M extends ClassicalMethod>(method: M, params: ClassicalMethods[M]['params'], transfer: ArrayBuffer[]): Promise<ClassicalMethods[M]['result']> {
-    if (this.dead) return Promise.reject(this.dead);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.transport.send({ id, method, params } as ClassicalRequest, transfer);
-    });
+  /** `transfer` lists the buffers of the copies made for this call (never the caller's own arrays). */
+  private call<M extends ClassicalMethod>(method: M, params: ClassicalMethods[M]['params'], transfer: ArrayBufferLike[], options: ClassicalCallOptions = {}): Promise<ClassicalMethods[M]['result']> {
+    const failure = this.rpc.failure;
+    if (failure) return Promise.reject(failure);
+    return this.rpc.call(method, params, { signal: options.signal, transfer: transfer as ArrayBuffer[] });
   }
 
   /** Loads OpenCV now (e.g. when the fallback tool is picked) and returns the load time. */
-  async warmUp(): Promise<number> {
-    return (await this.call('warmUp', {}, [])).loadMs;
+  async warmUp(call?: ClassicalCallOptions): Promise<number> {
+    return (await this.call('warmUp', {}, [], call)).loadMs;
   }
 
-  async grabCut(image: RgbaImage, box: Box, options?: GrabCutOptions): Promise<Uint8Array> {
+  async grabCut(image: RgbaImage, box: Box, options?: GrabCutOptions, call?: ClassicalCallOptions): Promise<Uint8Array> {
     const img = copyImage(image);
-    const r = await this.call('grabCut', { image: img, box, options }, [img.data.buffer as ArrayBuffer]);
+    const r = await this.call('grabCut', { image: img, box, options }, [img.data.buffer], call);
     this.lastMs.grabCut = r.ms;
     return r.mask;
   }
 
-  async regionFromClick(image: RgbaImage, point: { x: number; y: number }, options?: RegionOptions): Promise<Uint8Array> {
+  async regionFromClick(image: RgbaImage, point: { x: number; y: number }, options?: RegionOptions, call?: ClassicalCallOptions): Promise<Uint8Array> {
     const img = copyImage(image);
-    const r = await this.call('regionFromClick', { image: img, point, options }, [img.data.buffer as ArrayBuffer]);
+    const r = await this.call('regionFromClick', { image: img, point, options }, [img.data.buffer], call);
     this.lastMs.regionFromClick = r.ms;
     return r.mask;
   }
 
-  async scissorsPath(image: RgbaImage, points: readonly { x: number; y: number }[]): Promise<{ x: number; y: number }[]> {
+  async scissorsPath(image: RgbaImage, points: readonly { x: number; y: number }[], call?: ClassicalCallOptions): Promise<{ x: number; y: number }[]> {
     const img = copyImage(image);
-    const r = await this.call('scissorsPath', { image: img, points: points.map((p) => ({ x: p.x, y: p.y })) }, [img.data.buffer as ArrayBuffer]);
+    const r = await this.call('scissorsPath', { image: img, points: points.map((p) => ({ x: p.x, y: p.y })) }, [img.data.buffer], call);
     this.lastMs.scissorsPath = r.ms;
     return r.path;
   }
 
   /** The region enclosed by the edge-following path through `points` (>= 3), and the path. */
-  async scissorsRegion(image: RgbaImage, points: readonly { x: number; y: number }[]): Promise<{ path: { x: number; y: number }[]; mask: Uint8Array }> {
+  async scissorsRegion(image: RgbaImage, points: readonly { x: number; y: number }[], call?: ClassicalCallOptions): Promise<{ path: { x: number; y: number }[]; mask: Uint8Array }> {
     const img = copyImage(image);
-    const r = await this.call('scissorsRegion', { image: img, points: points.map((p) => ({ x: p.x, y: p.y })) }, [img.data.buffer as ArrayBuffer]);
+    const r = await this.call('scissorsRegion', { image: img, points: points.map((p) => ({ x: p.x, y: p.y })) }, [img.data.buffer], call);
     this.lastMs.scissorsRegion = r.ms;
     return { path: r.path, mask: r.mask };
   }
@@ -106,88 +90,48 @@ export class ClassicalClient {
    * Carries `labels` (on `prev`) to `next` along Farneback optical flow; `confidence` in [0, 1] is
    * the share of carried object pixels passing forward–backward and brightness checks (see flow.ts).
    */
-  async propagateByFlow(prev: RgbaImage, next: RgbaImage, labels: LabelMap, options?: FlowOptions): Promise<FlowPropagation> {
+  async propagateByFlow(prev: RgbaImage, next: RgbaImage, labels: LabelMap, options?: FlowOptions, call?: ClassicalCallOptions): Promise<FlowPropagation> {
     const a = copyImage(prev);
     const b = copyImage(next);
     const l = copyMap(labels);
-    const r = await this.call('propagateByFlow', { prev: a, next: b, labels: l, options }, [a.data.buffer, b.data.buffer, l.data.buffer] as ArrayBuffer[]);
+    const r = await this.call('propagateByFlow', { prev: a, next: b, labels: l, options }, [a.data.buffer, b.data.buffer, l.data.buffer], call);
     this.lastMs.propagateByFlow = r.ms;
     return { map: r.map, confidence: r.confidence };
   }
 
   /** Where each masked object of `a` went on `b` (motion.ts); the masks are copied, the images too. */
-  async estimateShifts(a: RgbaImage, b: RgbaImage, queries: readonly ShiftQuery[]): Promise<ShiftEstimate[]> {
+  async estimateShifts(a: RgbaImage, b: RgbaImage, queries: readonly ShiftQuery[], call?: ClassicalCallOptions): Promise<ShiftEstimate[]> {
     const x = copyImage(a);
     const y = copyImage(b);
     const q = queries.map((k) => ({ ...k, mask: k.mask.slice() }));
-    const r = await this.call('estimateShifts', { a: x, b: y, queries: q }, [x.data.buffer, y.data.buffer, ...q.map((k) => k.mask.buffer)] as ArrayBuffer[]);
+    const r = await this.call('estimateShifts', { a: x, b: y, queries: q }, [x.data.buffer, y.data.buffer, ...q.map((k) => k.mask.buffer)], call);
     this.lastMs.estimateShifts = r.ms;
     return r.shifts;
   }
 
   /** GrabCut re-fit of a carried label map to `image` (refit.ts). */
-  async refitLabels(image: RgbaImage, carried: LabelMap, options?: RefitOptions): Promise<Refit> {
+  async refitLabels(image: RgbaImage, carried: LabelMap, options?: RefitOptions, call?: ClassicalCallOptions): Promise<Refit> {
     const img = copyImage(image);
     const l = copyMap(carried);
-    const r = await this.call('refitLabels', { image: img, carried: l, options }, [img.data.buffer, l.data.buffer] as ArrayBuffer[]);
+    const r = await this.call('refitLabels', { image: img, carried: l, options }, [img.data.buffer, l.data.buffer], call);
     this.lastMs.refitLabels = r.ms;
     return { map: r.map, groups: r.groups };
   }
 
   /** Trains the colour/texture state classifier on `train` and labels `target` (inside `targetMask` when given). */
-  async classifyStates(train: readonly TrainingFrame[], target: RgbaImage, targetMask?: Uint8Array, options?: ClassifierOptions): Promise<StateSuggestion> {
+  async classifyStates(train: readonly TrainingFrame[], target: RgbaImage, targetMask?: Uint8Array, options?: ClassifierOptions, call?: ClassicalCallOptions): Promise<StateSuggestion> {
     const frames = train.map((f) => ({ image: copyImage(f.image), labels: copyMap(f.labels) }));
     const t = copyImage(target);
     const m = targetMask?.slice();
-    const transfer = [...frames.flatMap((f) => [f.image.data.buffer, f.labels.data.buffer]), t.data.buffer, ...(m ? [m.buffer] : [])] as ArrayBuffer[];
-    const r = await this.call('classifyStates', { train: frames, target: t, targetMask: m, options }, transfer);
+    const transfer = [...frames.flatMap((f) => [f.image.data.buffer, f.labels.data.buffer]), t.data.buffer, ...(m ? [m.buffer] : [])];
+    const r = await this.call('classifyStates', { train: frames, target: t, targetMask: m, options }, transfer, call);
     this.lastMs.classifyStates = r.trainMs + r.predictMs;
     return r;
   }
 
   close(): void {
-    this.transport.close();
-    this.dead ??= new Error('the classical client was closed');
+    this.rpc.destroy();
   }
-}
-
-export function classicalWorkerTransport(worker: Worker): ClassicalTransport {
-  let fatal: (error: Error) => void = () => undefined;
-  return {
-    send: (message, transfer) => worker.postMessage(message, transfer),
-    onMessage(handler) {
-      worker.onmessage = (e: MessageEvent<ClassicalResponse>) => handler(e.data);
-      worker.onmessageerror = () => fatal(new Error('a message from the classical worker could not be deserialised'));
-    },
-    onFatal(handler) {
-      fatal = handler;
-      worker.onerror = (e: ErrorEvent) => {
-        e.preventDefault();
-        handler(new Error(`classical worker failed: ${e.message || 'script error'}`));
-      };
-    },
-    close: () => worker.terminate(),
-  };
-}
-
-/** Runs the handler in this thread, cloning every message like postMessage would (tests, Node). */
-export function inProcessClassicalTransport(handler: ClassicalHandler): ClassicalTransport {
-  let receive: (message: ClassicalResponse) => void = () => undefined;
-  let closed = false;
-  return {
-    send(message, transfer) {
-      if (closed) return;
-      const cloned = structuredClone(message, { transfer });
-      queueMicrotask(() => void handler.handle(cloned, (response, t) => !closed && receive(structuredClone(response, { transfer: t }))));
-    },
-    onMessage(h) {
-      receive = h;
-    },
-    onFatal() {},
-    close() {
-      closed = true;
-    },
-  };
 }
 
 let shared: Promise<ClassicalClient> | null = null;
@@ -202,7 +146,7 @@ export function classicalClient(): Promise<ClassicalClient> {
   }
   shared ??= Promise.resolve().then(() => {
     const worker = new Worker(new URL('./classical.worker.ts', import.meta.url), { type: 'module', name: 'classical' });
-    current = new ClassicalClient(classicalWorkerTransport(worker));
+    current = new ClassicalClient(workerTransport(worker, 'classical'));
     return current;
   });
   return shared;

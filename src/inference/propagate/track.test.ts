@@ -4,13 +4,14 @@
  * 1 fps, through the real classical handler and OpenCV.js in process. Deterministic: seeded scenes.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClassicalClient, inProcessClassicalTransport } from '../classical/classicalClient';
+import { ClassicalClient } from '../classical/classicalClient';
+import { inProcessTransport } from '../../rpc/transport';
 import { createClassicalHandler } from '../classical/handler';
 import { nodeCv } from '../classical/testCv';
 import { carriedScene, runChain } from './accuracy';
 import type { PropagationEngine } from './propagateFrame';
 
-const client = new ClassicalClient(inProcessClassicalTransport(createClassicalHandler(nodeCv)));
+const client = new ClassicalClient(inProcessTransport(createClassicalHandler(nodeCv)));
 afterAll(() => client.close());
 const tracking: PropagationEngine = { kind: 'flow', backend: client };
 const warpOnly: PropagationEngine = { kind: 'flow', backend: { propagateByFlow: (a, b, l) => client.propagateByFlow(a, b, l) } };

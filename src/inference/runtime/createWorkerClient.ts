@@ -3,9 +3,9 @@
  * importing the client (in tests, in Node) never references the worker bundle.
  */
 import { InferenceClient } from './inferenceClient';
-import { workerTransport } from './transport';
+import { workerTransport } from '../../rpc/transport';
 
 export function createWorkerClient(): InferenceClient {
   const worker = new Worker(new URL('./inference.worker.ts', import.meta.url), { type: 'module', name: 'inference' });
-  return new InferenceClient(workerTransport(worker));
+  return new InferenceClient(workerTransport(worker, 'inference'));
 }

@@ -1,11 +1,13 @@
 /**
- * The worker's brain, free of any worker API: it receives protocol requests and answers through
- * a `post` callback. The real worker (inference.worker.ts) wires it to postMessage; tests call it
- * in-process under Node with the real onnxruntime-web, so the protocol, sessions, caching and
- * cancellation are exercised without a browser.
+ * The worker's brain, free of any worker API: the inference API's handlers served by the app's
+ * worker RPC (src/rpc/server.ts), which answers through a `post` callback. The real worker
+ * (inference.worker.ts) wires it to postMessage; tests call it in-process under Node with the real
+ * onnxruntime-web, so the protocol, sessions, caching and cancellation are exercised without a
+ * browser.
  *
  * It owns: the ORT module (loaded once, backend chosen once), one set of sessions per model id
- * (created once and reused), the SAM embedding cache (byte budget), and the job queue.
+ * (created once and reused) and the SAM embedding cache (byte budget); the RPC server's queue runs
+ * the jobs one at a time.
  */
 import type { RgbaImage } from '../../masks/labelMap';
 import { createAdapter, isJsonRole, rolesOf, type Adapter } from '../models/adapters';
@@ -17,23 +19,19 @@ import type { ModelSession } from '../models/session';
 import { chooseBackend, wasmThreads, type Backend, type EnvironmentProbe } from './backend';
 import { ByteLru } from './byteLru';
 import { fetchBytes as defaultFetch, type ProgressFn } from './fetchBytes';
-import { JobQueue } from './jobQueue';
+import { createRpcServer, type Post, type RpcContext, type RpcHandlers } from '../../rpc/server';
+import type { RpcRequest } from '../../rpc/protocol';
 import { decodeGrid } from './samGrid';
 import { createSession, type CreatedSession, type Ort } from './ortSession';
 import {
   ERRORS,
   InferenceError,
-  toWireError,
-  transferablesOf,
   type Api,
-  type CallRequest,
   type FileSource,
   type InitParams,
   type LoadedModel,
   type LoadParams,
   type Progress,
-  type Request,
-  type Response,
   type RuntimeInfo,
 } from './protocol';
 
@@ -44,10 +42,8 @@ export interface DispatcherDeps {
   fetchBytes?(url: string, onProgress: ProgressFn, isCancelled: () => boolean): Promise<Uint8Array>;
 }
 
-export type Post = (response: Response, transfer: ArrayBuffer[]) => void;
-
 export interface Dispatcher {
-  handle(request: Request, post: Post): void;
+  handle(request: RpcRequest, post: Post): void;
   /** Releases every session and empties the cache. */
   dispose(): Promise<void>;
 }
@@ -67,11 +63,7 @@ interface Runtime {
 }
 
 /** What handlers get besides their params. */
-interface Ctx {
-  id: number;
-  checkpoint(): void;
-  progress(p: Progress): void;
-}
+type Ctx = RpcContext<Progress>;
 
 const bad = (message: string) => new InferenceError(ERRORS.badRequest, message);
 
@@ -96,8 +88,6 @@ const cacheKey = (modelId: string, frameKey: string) => `${modelId}\u0000${frame
 export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   const fetchFile = deps.fetchBytes ?? defaultFetch;
   const models = new Map<string, Model>();
-  const queue = new JobQueue();
-  const cancelled = new Set<number>();
   const cache = new ByteLru<SamEmbedding>(DEFAULT_EMBEDDING_CACHE_BYTES);
   let runtime: Promise<Runtime> | null = null;
   let runtimeParams: InitParams | null = null;
@@ -147,7 +137,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       else throw bad(`file ${role}: bytes must be an ArrayBuffer or Uint8Array`);
     } else if ('url' in src) {
       const url = requireString(src.url, `file ${role} url`);
-      bytes = await fetchFile(url, (loaded, total) => ctx.progress({ modelId, file: role, phase: 'download', loaded, total }), () => cancelled.has(ctx.id));
+      bytes = await fetchFile(url, (loaded, total) => ctx.progress({ modelId, file: role, phase: 'download', loaded, total }), () => ctx.signal.aborted);
     } else {
       throw bad(`file ${role}: expected {url}, {bytes} or {json}`);
     }
@@ -278,18 +268,17 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     return { unloaded: true };
   }
 
-  type Handler<M extends keyof Api> = (ctx: Ctx, params: Api[M]['params']) => Promise<Api[M]['result']>;
-  const handlers: { [M in keyof Api]: Handler<M> } = {
-    init: async (_ctx, params) => (await init(params ?? {})).info,
+  const handlers: RpcHandlers<Api> = {
+    init: async (params) => (await init(params ?? {})).info,
     // Loads run in the queue one at a time, so a second load of an id finds the first one's sessions.
-    load: (ctx, params) => load(ctx, params),
-    unload: async (_ctx, params) => unload(requireString(params?.modelId, 'modelId')),
-    selfTest: async (ctx, params) => {
+    load: (params, ctx) => load(ctx, params),
+    unload: async (params) => unload(requireString(params?.modelId, 'modelId')),
+    selfTest: async (params, ctx) => {
       const m = model(params?.modelId);
       const { ort } = await init({});
       return selfTests(ctx, ort, params.modelId, m.sessions, params.specs ?? m.specs);
     },
-    samEncode: async (ctx, params) => {
+    samEncode: async (params, ctx) => {
       const adapter = sam(params?.modelId);
       const frameKey = requireString(params.frameKey, 'frameKey');
       const key = cacheKey(params.modelId, frameKey);
@@ -301,7 +290,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       cache.set(key, embedding, embedding.bytes);
       return { frameKey, cached: false, bytes: embedding.bytes, timings };
     },
-    samDecode: async (ctx, params) => {
+    samDecode: async (params, ctx) => {
       const adapter = sam(params?.modelId);
       const frameKey = requireString(params.frameKey, 'frameKey');
       const embedding = cache.get(cacheKey(params.modelId, frameKey));
@@ -310,7 +299,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       ctx.checkpoint();
       return adapter.decode(embedding, params.prompt, { candidates: params.candidates ?? 'all' });
     },
-    samDecodeGrid: async (ctx, params) => {
+    samDecodeGrid: async (params, ctx) => {
       const adapter = sam(params?.modelId);
       const frameKey = requireString(params.frameKey, 'frameKey');
       const embedding = cache.get(cacheKey(params.modelId, frameKey));
@@ -328,7 +317,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         progress: (done, total) => ctx.progress({ modelId: params.modelId, file: 'decoder', phase: 'decode', loaded: done, total }),
       });
     },
-    clipEmbedImages: async (ctx, params) => {
+    clipEmbedImages: async (params, ctx) => {
       const adapter = clip(params?.modelId);
       if (!Array.isArray(params.images)) throw bad('images must be an array');
       const images = params.images.map((im, i) => requireImage(im, `images[${i}]`));
@@ -341,7 +330,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       }
       return { embeddings, ms: performance.now() - t0 };
     },
-    clipEmbedTexts: async (ctx, params) => {
+    clipEmbedTexts: async (params, ctx) => {
       const adapter = clip(params?.modelId);
       if (!Array.isArray(params.texts) || !params.texts.every((t) => typeof t === 'string')) throw bad('texts must be an array of strings');
       const t0 = performance.now();
@@ -349,7 +338,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       const embeddings = await adapter.embedTexts(params.texts);
       return { embeddings, ms: performance.now() - t0 };
     },
-    evictEmbeddings: async (_ctx, params) => {
+    evictEmbeddings: async (params) => {
       const { modelId, frameKeys } = params ?? {};
       if (frameKeys) {
         const keys = new Set(frameKeys.map((f) => String(f)));
@@ -363,40 +352,12 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       cacheEntries: cache.size,
       cacheBytes: cache.bytes,
       cacheBudget: cache.capacity,
-      queued: queue.pending,
+      queued: server.queued,
     }),
   };
 
-  /** Methods answered at once, outside the queue (they never touch a session). */
-  const immediate = new Set<string>(['init', 'stats', 'evictEmbeddings']);
-
-  function handle(request: Request, post: Post): void {
-    const id = request?.id;
-    if (!Number.isSafeInteger(id)) return; // nothing to answer to
-    if (request.method === 'cancel') {
-      cancelled.add(request.targetId);
-      queue.remove(request.targetId, new InferenceError(ERRORS.abort, 'cancelled before it started'));
-      return;
-    }
-    const call = request as CallRequest;
-    const handler = handlers[call.method] as Handler<keyof Api> | undefined;
-    const reply = (result: unknown) => post({ id, kind: 'result', result }, transferablesOf(result));
-    const fail = (e: unknown) => post({ id, kind: 'error', error: toWireError(e) }, []);
-    if (!handler) {
-      fail(bad(`unknown method ${String(call.method)}`));
-      return;
-    }
-    const ctx: Ctx = {
-      id,
-      checkpoint() {
-        if (cancelled.has(id)) throw new InferenceError(ERRORS.abort, 'cancelled');
-      },
-      progress: (progress) => post({ id, kind: 'progress', progress }, []),
-    };
-    const run = () => handler(ctx, call.params);
-    const done = immediate.has(call.method) ? run() : queue.push(id, call.priority ?? 'high', async () => (ctx.checkpoint(), run()));
-    done.then(reply, fail).finally(() => cancelled.delete(id));
-  }
+  // init, stats and evictEmbeddings are answered at once, outside the queue: they never touch a session.
+  const server = createRpcServer(handlers, { queue: true, immediate: ['init', 'stats', 'evictEmbeddings'] });
 
   async function dispose(): Promise<void> {
     cache.deleteWhere(() => true);
@@ -405,5 +366,5 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     await Promise.all(all.map((m) => releaseAll(m.sessions)));
   }
 
-  return { handle, dispose };
+  return { handle: server.handle, dispose };
 }

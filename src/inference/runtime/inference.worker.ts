@@ -1,10 +1,11 @@
 /**
  * The inference worker (a module worker). All logic is in dispatcher.ts; this file only connects
- * it to the worker's message port and to the browser's ORT loader and environment.
+ * it to the worker's message port (the app's worker RPC) and to the browser's ORT loader and
+ * environment.
  */
 import { createDispatcher } from './dispatcher';
 import { loadBrowserOrt } from './ortBrowser';
-import type { Request } from './protocol';
+import { serveOnPort } from '../../rpc/transport';
 
 interface GpuNavigator {
   gpu?: { requestAdapter(): Promise<unknown> };
@@ -19,9 +20,4 @@ const dispatcher = createDispatcher({
   },
 });
 
-const port = globalThis as unknown as {
-  onmessage: ((e: MessageEvent<Request>) => void) | null;
-  postMessage(message: unknown, transfer: Transferable[]): void;
-};
-
-port.onmessage = (e) => dispatcher.handle(e.data, (response, transfer) => port.postMessage(response, transfer));
+serveOnPort(dispatcher);

@@ -1,15 +1,12 @@
 /**
- * The one typed request/response protocol between the UI thread and the inference worker.
- *
- * Every request carries an id chosen by the client; every response echoes it, so overlapping
- * calls never race (CVAT's SAM worker has no ids and does). Requests are {id, method, params};
- * the worker answers with any number of `progress` messages and then exactly one `result` or
- * `error`. `cancel` names another request's id: a queued job is dropped, a running one stops at
- * its next checkpoint, and either way the client has already rejected its promise.
+ * The inference worker's API over the app's one worker RPC (src/rpc/, docs/workers.md): ids,
+ * progress, cancel (a queued job is dropped, a running one stops at its next checkpoint),
+ * priorities and transferred result buffers all come from there; this file names the methods.
  *
  * Payloads are structured-clone friendly: typed arrays and plain objects only (never ort.Tensor,
- * which loses its class across postMessage). Large buffers in results are transferred.
+ * which loses its class across postMessage).
  */
+import { RPC_ERRORS, RpcError } from '../../rpc/protocol';
 import type { RgbaImage } from '../../masks/labelMap';
 import type { GoldenSpec, SelfTestResult } from '../models/golden';
 import type { ModelFamily } from '../models/manifest';
@@ -119,8 +116,8 @@ export interface RuntimeStats {
   queued: number;
 }
 
-/** Method name -> params and result types. */
-export interface Api {
+/** Method name -> params and result types (every method may report `Progress`). */
+type Methods = {
   init: { params: InitParams; result: RuntimeInfo };
   load: { params: LoadParams; result: LoadedModel };
   unload: { params: { modelId: string }; result: { unloaded: boolean } };
@@ -141,22 +138,11 @@ export interface Api {
   /** Drop cached embeddings: of some frames, of a model, or all. */
   evictEmbeddings: { params: { modelId?: string; frameKeys?: string[] }; result: { evicted: number } };
   stats: { params: Record<string, never>; result: RuntimeStats };
-}
+};
 
+export type Api = { [M in keyof Methods]: Methods[M] & { progress: Progress } };
 export type Method = keyof Api;
-export type Priority = 'high' | 'low';
-
-export type CallRequest = {
-  [M in Method]: { id: number; method: M; params: Api[M]['params']; priority?: Priority };
-}[Method];
-
-export interface CancelRequest {
-  id: number;
-  method: 'cancel';
-  targetId: number;
-}
-
-export type Request = CallRequest | CancelRequest;
+export type { Priority } from '../../rpc/protocol';
 
 export interface Progress {
   modelId: string;
@@ -167,62 +153,13 @@ export interface Progress {
   total?: number;
 }
 
-/** Errors cross the boundary as name + message (Error objects do clone, but subclasses do not). */
-export interface WireError {
-  name: string;
-  message: string;
-}
-
-export type Response =
-  | { id: number; kind: 'result'; result: unknown }
-  | { id: number; kind: 'error'; error: WireError }
-  | { id: number; kind: 'progress'; progress: Progress };
-
 /** Names of errors callers may want to branch on. */
 export const ERRORS = {
-  abort: 'AbortError',
+  ...RPC_ERRORS,
   notLoaded: 'ModelNotLoaded',
   embeddingMissing: 'EmbeddingMissing',
-  badRequest: 'BadRequest',
   modelFormat: 'ModelFormatError',
-  destroyed: 'ClientDestroyed',
-  workerFailed: 'WorkerFailed',
 } as const;
 
-export class InferenceError extends Error {
-  constructor(name: string, message: string) {
-    super(message);
-    this.name = name;
-  }
-}
-
-export function toWireError(e: unknown): WireError {
-  if (e instanceof Error) return { name: e.name || 'Error', message: e.message };
-  return { name: 'Error', message: String(e) };
-}
-
-/**
- * ArrayBuffers that can be transferred from a value: those of typed arrays that own their whole
- * buffer. Views into a larger buffer are left to be copied, since transferring would detach data
- * the sender may still use (a cached embedding, a frame).
- */
-export function transferablesOf(value: unknown, limit = 10_000): ArrayBuffer[] {
-  const out = new Set<ArrayBuffer>();
-  const seen = new Set<object>();
-  const walk = (v: unknown, depth: number) => {
-    if (out.size >= limit || depth > 8 || typeof v !== 'object' || v === null || seen.has(v)) return;
-    seen.add(v);
-    if (ArrayBuffer.isView(v)) {
-      const b = v.buffer;
-      if (b instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === b.byteLength) out.add(b);
-      return;
-    }
-    if (v instanceof ArrayBuffer) {
-      out.add(v);
-      return;
-    }
-    for (const child of Array.isArray(v) ? v : Object.values(v)) walk(child, depth + 1);
-  };
-  walk(value, 0);
-  return [...out];
-}
+/** What inference calls reject with: the RPC's error, carrying a name from ERRORS. */
+export { RpcError as InferenceError };

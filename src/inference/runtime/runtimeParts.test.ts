@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chooseBackend, wasmThreads } from './backend';
 import { ByteLru } from './byteLru';
-import { JobQueue } from './jobQueue';
-import { transferablesOf } from './protocol';
+import { JobQueue } from '../../rpc/jobQueue';
+import { transferablesOf } from '../../rpc/protocol';
 
 describe('backend choice', () => {
   const env = (adapter: unknown, isolated = false, cores = 8) => ({

@@ -12,7 +12,8 @@ import { pointGrid } from '../spoc/pointGrid';
 import { inProcessClient, nodeDeps, solidImage, tinyFiles } from '../testSupport';
 import { createDispatcher } from './dispatcher';
 import type { InferenceClient } from './inferenceClient';
-import type { Progress, Request, Response } from './protocol';
+import type { RpcRequest as Request, RpcResponse as Response } from '../../rpc/protocol';
+import type { Progress } from './protocol';
 
 const bytes = (path: string) => ({ bytes: tinyFiles()[path].slice() });
 const samFiles = () => ({ encoder: bytes('sam_encoder.onnx'), decoder: bytes('sam_decoder.onnx') });
@@ -80,7 +81,7 @@ describe('samDecodeGrid (real ORT, tiny SAM)', () => {
     let settle: () => void = () => undefined;
     const post = (r: Response) => {
       responses.push(r);
-      if (r.kind === 'progress' && r.id === 3 && r.progress.loaded === 3) dispatcher.handle({ id: 4, method: 'cancel', targetId: 3 }, post);
+      if (r.kind === 'progress' && r.id === 3 && (r.progress as Progress).loaded === 3) dispatcher.handle({ kind: 'cancel', id: 3 }, post);
       if (r.kind !== 'progress') settle();
     };
     const send = (req: Request) =>
@@ -88,14 +89,14 @@ describe('samDecodeGrid (real ORT, tiny SAM)', () => {
         settle = () => resolve(responses[responses.length - 1]);
         dispatcher.handle(req, post);
       });
-    expect((await send({ id: 1, method: 'load', params: { modelId: 'sam', family: 'sam-official', files: samFiles() } })).kind).toBe('result');
-    expect((await send({ id: 2, method: 'samEncode', params: { modelId: 'sam', frameKey: 'f', image: solidImage(64, 48, [9, 9, 9]) } })).kind).toBe('result');
+    expect((await send({ kind: 'call', id: 1, method: 'load', params: { modelId: 'sam', family: 'sam-official', files: samFiles() } })).kind).toBe('result');
+    expect((await send({ kind: 'call', id: 2, method: 'samEncode', params: { modelId: 'sam', frameKey: 'f', image: solidImage(64, 48, [9, 9, 9]) } })).kind).toBe('result');
     const points = pointGrid(64, 48, 8); // 64 points
-    const end = await send({ id: 3, method: 'samDecodeGrid', params: { modelId: 'sam', frameKey: 'f', points } });
+    const end = await send({ kind: 'call', id: 3, method: 'samDecodeGrid', params: { modelId: 'sam', frameKey: 'f', points } });
     expect(end).toMatchObject({ kind: 'error', error: { name: 'AbortError' } });
-    const done = responses.filter((r) => r.id === 3 && r.kind === 'progress').map((r) => (r.kind === 'progress' ? (r.progress.loaded ?? 0) : 0));
+    const done = responses.filter((r) => r.id === 3 && r.kind === 'progress').map((r) => (r.kind === 'progress' ? ((r.progress as Progress).loaded ?? 0) : 0));
     expect(Math.max(...done)).toBeLessThan(16); // stopped within a few points of the cancel, far from 64
-    const again = await send({ id: 5, method: 'samDecodeGrid', params: { modelId: 'sam', frameKey: 'f', points: points.slice(0, 2) } });
+    const again = await send({ kind: 'call', id: 5, method: 'samDecodeGrid', params: { modelId: 'sam', frameKey: 'f', points: points.slice(0, 2) } });
     expect(again.kind).toBe('result');
     await dispatcher.dispose();
   });

@@ -1,36 +1,28 @@
-/** Promise wrapper around one demo worker job; the worker is ended when the job ends. */
-import type { DemoClipFrames, DemoRequest, DemoResponse } from './protocol';
+/** One demo worker job over the app's worker RPC; the worker is ended when the job ends (or is cancelled). */
+import { RpcClient } from '../../rpc/client';
+import { RPC_ERRORS } from '../../rpc/protocol';
+import { workerTransport } from '../../rpc/transport';
+import type { DemoApi, DemoClipFrames, DemoJob, DemoProgress, DemoVideoJob } from './api';
 
-type Job = DemoRequest extends infer R ? (R extends DemoRequest ? Omit<R, 'id'> : never) : never;
+type OnProgress = (done: number, total: number) => void;
 
-let nextId = 1;
-
-function run<T>(job: Job, pick: (r: DemoResponse) => T | undefined, onProgress?: (done: number, total: number) => void): Promise<T> {
+async function run<M extends keyof DemoApi>(method: M, job: DemoApi[M]['params'], onProgress?: OnProgress, signal?: AbortSignal): Promise<DemoApi[M]['result']> {
   const worker = new Worker(new URL('./demo.worker.ts', import.meta.url), { type: 'module' });
-  const id = nextId++;
-  return new Promise<T>((resolve, reject) => {
-    worker.onerror = (e) => {
-      worker.terminate();
-      reject(new Error(`demo generator crashed: ${e.message}`));
-    };
-    worker.onmessage = (e: MessageEvent<DemoResponse>) => {
-      const r = e.data;
-      if (r.id !== id) return;
-      if (r.type === 'progress') return onProgress?.(r.done, r.total);
-      worker.terminate();
-      if (r.type === 'error') return reject(new Error(`demo generator failed: ${r.message}`));
-      const value = pick(r);
-      if (value === undefined) reject(new Error(`demo worker answered ${r.type}`));
-      else resolve(value);
-    };
-    worker.postMessage({ ...job, id } as DemoRequest);
-  });
+  const demo = new RpcClient<DemoApi>(workerTransport(worker, 'demo'), 'demo');
+  try {
+    return await demo.call(method, job, { signal, onProgress: (p) => onProgress?.((p as DemoProgress).done, (p as DemoProgress).total) });
+  } catch (e) {
+    if (!(e instanceof Error) || e.name === RPC_ERRORS.abort) throw e;
+    throw new Error(e.name === RPC_ERRORS.workerFailed ? `demo generator crashed: ${e.message}` : `demo generator failed: ${e.message}`, { cause: e });
+  } finally {
+    demo.destroy();
+  }
 }
 
-export function renderDemoFrames(job: Extract<Job, { type: 'frames' }>, onProgress?: (done: number, total: number) => void): Promise<DemoClipFrames> {
-  return run(job, (r) => (r.type === 'frames' ? r.clip : undefined), onProgress);
+export function renderDemoFrames(job: DemoJob, onProgress?: OnProgress, signal?: AbortSignal): Promise<DemoClipFrames> {
+  return run('frames', job, onProgress, signal);
 }
 
-export function encodeDemoVideoInWorker(job: Extract<Job, { type: 'video' }>, onProgress?: (done: number, total: number) => void): Promise<Blob> {
-  return run(job, (r) => (r.type === 'video' ? r.video : undefined), onProgress);
+export function encodeDemoVideoInWorker(job: DemoVideoJob, onProgress?: OnProgress, signal?: AbortSignal): Promise<Blob> {
+  return run('video', job, onProgress, signal);
 }

@@ -4,7 +4,7 @@
  */
 import { sha256Hex } from '../bundle/hash';
 import type { Clip, SourceVideoRef } from '../../store/types';
-import type { VideoMeta } from './protocol';
+import type { VideoMeta } from './api';
 import { formatFps } from './sampling';
 
 /** SHA-256 of a whole file as lower-case hex (the name the video is kept under). */

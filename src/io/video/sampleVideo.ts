@@ -3,9 +3,12 @@
  * decoding in a worker with WebCodecs through mediabunny. Resolves with every frame or rejects with
  * an ImportError naming the file; nothing is written anywhere, so the caller can commit atomically.
  */
+import { RpcClient } from '../../rpc/client';
+import { RPC_ERRORS } from '../../rpc/protocol';
+import { workerTransport } from '../../rpc/transport';
 import { ImportCancelled, ImportError } from '../importError';
 import { validateSampleFps } from './sampling';
-import type { DecodeEvent, DecodeRequest, VideoMeta } from './protocol';
+import type { VideoDecodeApi, VideoMeta } from './api';
 
 export interface SampledFrame {
   timestampSec: number;
@@ -31,56 +34,43 @@ export interface SampleVideoOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-export function sampleVideo(file: File, options: SampleVideoOptions): Promise<SampledVideo> {
+export async function sampleVideo(file: File, options: SampleVideoOptions): Promise<SampledVideo> {
   const fpsProblem = validateSampleFps(options.fps);
-  if (fpsProblem) return Promise.reject(new ImportError(file.name, fpsProblem));
-  if (options.signal?.aborted) return Promise.reject(new ImportCancelled());
+  if (fpsProblem) throw new ImportError(file.name, fpsProblem);
+  if (options.signal?.aborted) throw new ImportCancelled();
 
-  return new Promise<SampledVideo>((resolve, reject) => {
-    const worker = new Worker(new URL('./videoDecode.worker.ts', import.meta.url), { type: 'module' });
-    let meta: VideoMeta | null = null;
-    const frames: SampledFrame[] = [];
-
-    const finish = (outcome: () => void) => {
-      worker.terminate();
-      options.signal?.removeEventListener('abort', onAbort);
-      outcome();
-    };
-    const onAbort = () => finish(() => reject(new ImportCancelled()));
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-
-    worker.onerror = (e) => finish(() => reject(new ImportError(file.name, `decoder crashed (${e.message || 'worker error'})`)));
-    worker.onmessage = (e: MessageEvent<DecodeEvent>) => {
-      const msg = e.data;
-      switch (msg.type) {
-        case 'meta':
-          meta = msg.meta;
-          options.onProgress?.(0, meta.frameCount);
-          break;
-        case 'frame':
-          frames[msg.index] = {
-            timestampSec: msg.timestampSec,
-            sourceTimestampSec: msg.sourceTimestampSec,
-            image: msg.image,
-            mime: 'image/jpeg',
-          };
-          options.onProgress?.(msg.index + 1, meta?.frameCount ?? msg.index + 1);
-          break;
-        case 'done': {
-          const m = meta;
-          finish(() =>
-            m && frames.length === msg.frameCount
-              ? resolve({ meta: m, frames, fps: m.sampleFps, remark: m.remark })
-              : reject(new ImportError(file.name, m ? `decoder reported ${msg.frameCount} frames but sent ${frames.length}` : 'decoder ended without metadata')),
-          );
-          break;
-        }
-        case 'error':
-          finish(() => reject(new ImportError(file.name, msg.problem)));
-          break;
-      }
-    };
-    const request: DecodeRequest = { type: 'decode', file, fps: options.fps, quality: options.quality ?? 0.92 };
-    worker.postMessage(request);
-  });
+  // One worker per import, ended with it (a cancel ends it at once, wherever the decoding is).
+  const worker = new Worker(new URL('./videoDecode.worker.ts', import.meta.url), { type: 'module' });
+  const decoder = new RpcClient<VideoDecodeApi>(workerTransport(worker, 'video decoder'), 'video decoder');
+  let meta: VideoMeta | null = null;
+  const frames: SampledFrame[] = [];
+  try {
+    const { frameCount } = await decoder.call(
+      'decode',
+      { file, fps: options.fps, quality: options.quality ?? 0.92 },
+      {
+        signal: options.signal,
+        onProgress: (p) => {
+          if (p.type === 'meta') {
+            meta = p.meta;
+            options.onProgress?.(0, meta.frameCount);
+            return;
+          }
+          frames[p.index] = { timestampSec: p.timestampSec, sourceTimestampSec: p.sourceTimestampSec, image: p.image, mime: 'image/jpeg' };
+          options.onProgress?.(p.index + 1, meta?.frameCount ?? p.index + 1);
+        },
+      },
+    );
+    const m = meta as VideoMeta | null;
+    if (!m) throw new ImportError(file.name, 'decoder ended without metadata');
+    if (frames.length !== frameCount) throw new ImportError(file.name, `decoder reported ${frameCount} frames but sent ${frames.length}`);
+    return { meta: m, frames, fps: m.sampleFps, remark: m.remark };
+  } catch (e) {
+    if (e instanceof ImportError) throw e;
+    if (options.signal?.aborted) throw new ImportCancelled();
+    const message = e instanceof Error ? e.message : String(e);
+    throw new ImportError(file.name, e instanceof Error && e.name === RPC_ERRORS.workerFailed ? `decoder crashed (${message})` : message);
+  } finally {
+    decoder.destroy();
+  }
 }

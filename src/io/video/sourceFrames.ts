@@ -15,7 +15,10 @@
 import type { RgbaImage } from '../../masks/labelMap';
 import type { Clip } from '../../store/types';
 import type { VideoFiles } from '../../store/videoFiles';
-import type { SourceEvent, SourceRequest } from './protocol';
+import { RpcClient } from '../../rpc/client';
+import { RPC_ERRORS } from '../../rpc/protocol';
+import { workerTransport } from '../../rpc/transport';
+import type { BetweenProgress, VideoDecodeApi } from './api';
 import { sourceVideoFile } from './sourceVideoFile';
 
 export interface SourceFrame {
@@ -56,45 +59,35 @@ export async function openSourceFrames(clip: Pick<Clip, 'source' | 'width' | 'he
   return WorkerSourceFrames.open(file, clip.width, clip.height);
 }
 
-type Listener = (e: SourceEvent) => void;
+/** What a failed request says to its reader. */
+function sourceError(e: unknown): Error {
+  const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof Error && e.name === RPC_ERRORS.workerFailed) return new Error(`The source video could not be read: the video decoder crashed (${message}).`);
+  if (e instanceof Error && e.name === RPC_ERRORS.destroyed) return new Error('The source video was closed.');
+  return new Error(`The source video ${message}.`);
+}
 
 class WorkerSourceFrames implements SourceFrames {
-  private nextId = 1;
-  private readonly listeners = new Map<number, Listener>();
-  private closed = false;
+  private nextStream = 1;
 
   private constructor(
-    private readonly worker: Worker,
+    private readonly decoder: RpcClient<VideoDecodeApi>,
     readonly width: number,
     readonly height: number,
     readonly nativeFps: number | null,
     readonly durationSec: number,
-  ) {
-    worker.onmessage = (e: MessageEvent<SourceEvent>) => this.listeners.get(e.data.id)?.(e.data);
-    worker.onerror = (e) => {
-      const problem = `the video decoder crashed (${e.message || 'worker error'})`;
-      for (const [id, l] of this.listeners) l({ type: 'source-error', id, problem });
-    };
-  }
+  ) {}
 
-  static open(file: Blob, width: number, height: number): Promise<WorkerSourceFrames> {
+  static async open(file: Blob, width: number, height: number): Promise<WorkerSourceFrames> {
     const worker = new Worker(new URL('./videoDecode.worker.ts', import.meta.url), { type: 'module' });
-    return new Promise((resolve, reject) => {
-      worker.onerror = (e) => {
-        worker.terminate();
-        reject(new Error(`the video decoder crashed (${e.message || 'worker error'})`));
-      };
-      worker.onmessage = (e: MessageEvent<SourceEvent>) => {
-        const msg = e.data;
-        if (msg.type === 'source-opened') resolve(new WorkerSourceFrames(worker, width, height, msg.nativeFps, msg.durationSec));
-        else if (msg.type === 'source-error') {
-          worker.terminate();
-          reject(new Error(`The source video ${msg.problem}.`));
-        }
-      };
-      const req: SourceRequest = { type: 'source-open', id: 0, file };
-      worker.postMessage(req);
-    });
+    const decoder = new RpcClient<VideoDecodeApi>(workerTransport(worker, 'video decoder'), 'video decoder');
+    try {
+      const opened = await decoder.call('open', { file });
+      return new WorkerSourceFrames(decoder, width, height, opened.nativeFps, opened.durationSec);
+    } catch (e) {
+      decoder.destroy();
+      throw sourceError(e);
+    }
   }
 
   async timesBetween(fromSec: number, toSec: number, options: FramesBetweenOptions = {}): Promise<number[]> {
@@ -115,56 +108,59 @@ class WorkerSourceFrames implements SourceFrames {
 
   /** One `between` request as a stream of its times, then its frames; `timesOnly` stops after the times. */
   private async *run(fromSec: number, toSec: number, { max, signal }: FramesBetweenOptions, timesOnly: boolean): AsyncGenerator<SourceFrame | { times: number[] }> {
-    if (this.closed) throw new Error('the source video was closed');
+    if (this.decoder.isDestroyed) throw new Error('the source video was closed');
     signal?.throwIfAborted();
-    const id = this.nextId++;
-    const queue: SourceEvent[] = [];
+    const stream = this.nextStream++;
+    const queue: BetweenProgress[] = [];
+    const end: { done: boolean; error?: unknown } = { done: false };
     let wake: (() => void) | null = null;
-    const push = (e: SourceEvent) => {
-      queue.push(e);
+    const poke = () => {
       wake?.();
       wake = null;
     };
-    const onAbort = () => push({ type: 'source-error', id, problem: 'aborted' });
-    this.listeners.set(id, push);
+    // Ours, so that breaking out of the loop cancels the request as the reader's abort does.
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    const send = (req: SourceRequest) => this.worker.postMessage(req);
-    send({ type: 'source-between', id, fromSec, toSec, max: max ?? null, width: this.width, height: this.height });
+    const params = { stream, fromSec, toSec, max: max ?? null, width: this.width, height: this.height };
+    const onProgress = (p: BetweenProgress) => {
+      queue.push(p);
+      poke();
+    };
+    this.decoder.call('between', params, { signal: stop.signal, onProgress }).then(
+      () => ((end.done = true), poke()),
+      (error: unknown) => ((end.done = true), (end.error = error ?? new Error('failed')), poke()),
+    );
     let finished = false;
     try {
       for (;;) {
-        if (queue.length === 0) await new Promise<void>((r) => (wake = r));
-        const e = queue.shift()!;
-        if (e.type === 'source-error') {
+        if (queue.length === 0 && !end.done) await new Promise<void>((r) => (wake = r));
+        const e = queue.shift();
+        if (!e) {
+          if (end.error === undefined) {
+            finished = true;
+            return;
+          }
           if (signal?.aborted) signal.throwIfAborted();
-          throw new Error(`The source video ${e.problem}.`);
+          throw sourceError(end.error);
         }
-        if (e.type === 'source-done') {
-          finished = true;
-          return;
-        }
-        if (e.type === 'source-times') {
+        if (e.type === 'times') {
           yield { times: e.times };
           if (timesOnly) return;
-        }
-        if (e.type === 'source-frame') {
+        } else {
           const image: RgbaImage = { width: e.width, height: e.height, data: new Uint8ClampedArray(e.data) };
           yield { timeSec: e.timeSec, image };
           // The reader took this one and asks for the next: the worker may decode one more.
-          send({ type: 'source-more', id });
+          this.decoder.call('more', { stream }).catch(() => undefined);
         }
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      this.listeners.delete(id);
-      if (!finished && !this.closed) send({ type: 'source-cancel', id });
+      if (!finished) stop.abort();
     }
   }
 
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.worker.terminate();
-    for (const [id, l] of this.listeners) l({ type: 'source-error', id, problem: 'was closed' });
+    this.decoder.destroy();
   }
 }

@@ -1,27 +1,25 @@
 /// <reference lib="webworker" />
 /**
- * Decodes one video file in a worker and posts the sampled frames as JPEG blobs, so a long import
- * never blocks painting or the UI. Cancel by terminating the worker.
+ * Decodes video in a worker, so a long import never blocks painting or the UI: the sampled frames
+ * of an import as JPEG blobs (`decode`), or the native frames of a kept source video on demand
+ * (`open`, `between`). It speaks the app's one worker RPC (src/rpc/, docs/workers.md); a cancel
+ * stops the decoding at the next frame, and terminating the worker stops it at once.
  */
 import { ALL_FORMATS, BlobSource, CanvasSink, EncodedPacketSink, Input, type InputVideoTrack } from 'mediabunny';
 import { MAX_SIDE } from '../../masks/labelMap';
 import { MAX_SAMPLED_FRAMES, isRepeatedFrame, nativeFrameRate, nominalTimestamp, ownTimestamp, planSampling, sampledFrameCount, samplingTimestamps } from './sampling';
-import { FRAME_CREDITS, type DecodeEvent, type DecodeRequest, type SourceEvent, type SourceRequest } from './protocol';
+import { createRpcServer, type RpcContext, type RpcHandlers } from '../../rpc/server';
+import { serveOnPort } from '../../rpc/transport';
+import { FRAME_CREDITS, type BetweenProgress, type DecodeProgress, type OpenedSource, type VideoDecodeApi } from './api';
 import { clipTime, nativeTimesBetween, thinEvenly } from './betweenFrames';
 
-declare const self: DedicatedWorkerGlobalScope;
-
-function post(event: DecodeEvent): void {
-  self.postMessage(event);
-}
-
-/** Thrown inside the worker for a problem the user can act on; becomes a DecodeEvent error. */
+/** Thrown inside the worker for a problem the user can act on; its message reaches the page as is. */
 class Problem extends Error {}
 
 /** Packets looked at to measure the frame rate: a few seconds of video, read as metadata only. */
 const RATE_PROBE_PACKETS = 240;
 
-async function decode({ file, fps, quality }: DecodeRequest): Promise<void> {
+async function decode({ file, fps, quality }: VideoDecodeApi['decode']['params'], ctx: RpcContext<DecodeProgress>): Promise<{ frameCount: number }> {
   const input = new Input({ formats: ALL_FORMATS, source: new BlobSource(file) });
   try {
     let readable = false;
@@ -55,13 +53,14 @@ async function decode({ file, fps, quality }: DecodeRequest): Promise<void> {
         `would give ${frameCount} frames at ${plan.fps} fps; the limit per clip is ${MAX_SAMPLED_FRAMES} (choose a lower rate or split the video)`,
       );
     }
-    post({ type: 'meta', meta: { width, height, durationSec, startSec, codec, frameCount, nativeFps, sampleFps: plan.fps, remark: plan.remark } });
+    ctx.progress({ type: 'meta', meta: { width, height, durationSec, startSec, codec, frameCount, nativeFps, sampleFps: plan.fps, remark: plan.remark } });
 
     const sink = new CanvasSink(track, { poolSize: 2 });
     let index = 0;
     const take = async (canvas: OffscreenCanvas, timestampSec: number, sourceTimestampSec: number) => {
+      ctx.checkpoint();
       const image = await canvas.convertToBlob({ type: 'image/jpeg', quality });
-      post({ type: 'frame', index, timestampSec, sourceTimestampSec, image });
+      ctx.progress({ type: 'frame', index, timestampSec, sourceTimestampSec, image });
       index++;
     };
     if (plan.everyFrame) {
@@ -84,7 +83,7 @@ async function decode({ file, fps, quality }: DecodeRequest): Promise<void> {
       }
       if (k !== frameCount) throw new Problem(`decoded ${k} of ${frameCount} frames; the file may be truncated`);
     }
-    post({ type: 'done', frameCount: index });
+    return { frameCount: index };
   } finally {
     input.dispose();
   }
@@ -100,14 +99,10 @@ interface OpenSource {
 }
 
 let source: OpenSource | null = null;
-/** Frames each running `between` request may still send before the page asks for more. */
+/** Frames each running `between` stream may still send before the page asks for more. */
 const credits = new Map<number, { left: number; wake: (() => void) | null }>();
 
-function postSource(event: SourceEvent, transfer: Transferable[] = []): void {
-  self.postMessage(event, transfer);
-}
-
-async function openSource(id: number, file: Blob): Promise<void> {
+async function openSource({ file }: { file: Blob }): Promise<OpenedSource> {
   source?.input.dispose();
   source = null;
   const input = new Input({ formats: ALL_FORMATS, source: new BlobSource(file) });
@@ -118,7 +113,7 @@ async function openSource(id: number, file: Blob): Promise<void> {
   const durationSec = (await track.computeDuration()) - startSec;
   const nativeFps = nativeFrameRate((await track.computePacketStats(RATE_PROBE_PACKETS)).averagePacketRate);
   source = { input, track, packets: new EncodedPacketSink(track), startSec };
-  postSource({ type: 'source-opened', id, startSec, durationSec, nativeFps, width: track.displayWidth, height: track.displayHeight });
+  return { startSec, durationSec, nativeFps, width: track.displayWidth, height: track.displayHeight };
 }
 
 /**
@@ -136,38 +131,42 @@ async function packetTimesAround(s: OpenSource, lo: number, hi: number): Promise
   return times;
 }
 
-async function between(req: Extract<SourceRequest, { type: 'source-between' }>): Promise<void> {
+async function between(req: VideoDecodeApi['between']['params'], ctx: RpcContext<BetweenProgress>): Promise<null> {
   const s = source;
   if (!s) throw new Problem('no video is open');
   const credit = { left: FRAME_CREDITS, wake: null as (() => void) | null };
-  credits.set(req.id, credit);
+  credits.set(req.stream, credit);
+  // A cancel wakes a stream waiting for credit, which then sees the signal and stops.
+  const onCancel = () => credit.wake?.();
+  ctx.signal.addEventListener('abort', onCancel);
   try {
     const lo = s.startSec + req.fromSec;
     const hi = s.startSec + req.toSec;
     const times = thinEvenly(nativeTimesBetween(await packetTimesAround(s, lo, hi), s.startSec, req.fromSec, req.toSec), req.max ?? undefined);
-    postSource({ type: 'source-times', id: req.id, times: times.map((t) => clipTime(t, s.startSec)) });
+    ctx.progress({ type: 'times', times: times.map((t) => clipTime(t, s.startSec)) });
     if (times.length > 0) {
       // Scaled to the clip's size: the frames line up pixel for pixel with the sampled ones.
       const sink = new CanvasSink(s.track, { width: req.width, height: req.height, fit: 'fill', poolSize: FRAME_CREDITS + 1 });
       let k = 0;
       for await (const wrapped of sink.canvasesAtTimestamps(times)) {
-        if (!credits.has(req.id)) return; // cancelled
+        if (ctx.signal.aborted) return null;
         if (!wrapped) throw new Problem(`the frame at ${times[k].toFixed(3)} s could not be decoded`);
         const canvas = wrapped.canvas as OffscreenCanvas;
-        const ctx = canvas.getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D;
-        const { data } = ctx.getImageData(0, 0, req.width, req.height);
+        const g2d = canvas.getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D;
+        const { data } = g2d.getImageData(0, 0, req.width, req.height);
         while (credit.left <= 0) {
           await new Promise<void>((wake) => (credit.wake = wake));
-          if (!credits.has(req.id)) return;
+          if (ctx.signal.aborted) return null;
         }
         credit.left--;
-        postSource({ type: 'source-frame', id: req.id, timeSec: clipTime(wrapped.timestamp, s.startSec), width: req.width, height: req.height, data: data.buffer }, [data.buffer]);
+        ctx.progress({ type: 'frame', timeSec: clipTime(wrapped.timestamp, s.startSec), width: req.width, height: req.height, data: data.buffer }, [data.buffer]);
         k++;
       }
     }
-    postSource({ type: 'source-done', id: req.id });
+    return null;
   } finally {
-    credits.delete(req.id);
+    credits.delete(req.stream);
+    ctx.signal.removeEventListener('abort', onCancel);
   }
 }
 
@@ -177,32 +176,31 @@ function problemOf(err: unknown): string {
     : `could not be decoded (${err instanceof Error ? err.message : String(err)}); the file may be corrupt or truncated`;
 }
 
-self.onmessage = (e: MessageEvent<DecodeRequest | SourceRequest>) => {
-  const msg = e.data;
-  switch (msg.type) {
-    case 'decode':
-      decode(msg).catch((err: unknown) => post({ type: 'error', problem: problemOf(err) }));
-      break;
-    case 'source-open':
-      openSource(msg.id, msg.file).catch((err: unknown) => postSource({ type: 'source-error', id: msg.id, problem: problemOf(err) }));
-      break;
-    case 'source-between':
-      between(msg).catch((err: unknown) => postSource({ type: 'source-error', id: msg.id, problem: problemOf(err) }));
-      break;
-    case 'source-more': {
-      const c = credits.get(msg.id);
-      if (c) {
-        c.left++;
-        c.wake?.();
-        c.wake = null;
-      }
-      break;
+/** Errors reach the page as a sentence about the file (problemOf), whatever threw them. */
+function explained<P, R, G>(work: (params: P, ctx: RpcContext<G>) => Promise<R>) {
+  return async (params: P, ctx: RpcContext<G>): Promise<R> => {
+    try {
+      return await work(params, ctx);
+    } catch (err) {
+      throw new Error(problemOf(err), { cause: err });
     }
-    case 'source-cancel': {
-      const c = credits.get(msg.id);
-      credits.delete(msg.id);
-      c?.wake?.();
-      break;
+  };
+}
+
+const handlers: RpcHandlers<VideoDecodeApi> = {
+  decode: explained(decode),
+  open: explained(openSource),
+  between: explained(between),
+  more: ({ stream }) => {
+    const c = credits.get(stream);
+    if (c) {
+      c.left++;
+      c.wake?.();
+      c.wake = null;
     }
-  }
+    return null;
+  },
 };
+
+// No queue: `more` must reach a `between` that is waiting for it.
+serveOnPort(createRpcServer(handlers));

@@ -7,14 +7,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { History } from '../../../annotator/history';
 import type { Patch } from '../../../annotator/patch';
 import type { PaintClass } from '../../../annotator/paint/paintRule';
-import { ClassicalClient, inProcessClassicalTransport } from '../../classical/classicalClient';
+import { ClassicalClient } from '../../classical/classicalClient';
+import { inProcessTransport } from '../../../rpc/transport';
 import { FallbackTool } from './fallbackTool';
 import { createClassicalHandler } from '../../classical/handler';
 import { iou, paintDisc, texture } from '../../classical/synthetic';
 import { nodeCv } from '../../classical/testCv';
 import { labelsPatch } from '../../../annotator/frameOps';
 
-const client = new ClassicalClient(inProcessClassicalTransport(createClassicalHandler(nodeCv)));
+const client = new ClassicalClient(inProcessTransport(createClassicalHandler(nodeCv)));
 afterAll(() => client.close());
 
 function setup() {

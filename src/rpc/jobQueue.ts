@@ -1,8 +1,8 @@
 /**
- * Runs inference jobs one at a time, high priority first, FIFO within a priority. One at a time
- * because a worker has one compute resource (the WASM threads or the GPU queue) and ORT sessions
- * must not run concurrently; priorities let an interactive click overtake background prefetches.
- * Queued jobs can be cancelled before they start.
+ * Runs a worker's jobs one at a time, high priority first, FIFO within a priority. One at a time
+ * because a worker has one compute resource (for inference: the WASM threads or the GPU queue, and
+ * ORT sessions must not run concurrently); priorities let an interactive click overtake background
+ * prefetches. Queued jobs can be cancelled before they start.
  */
 import type { Priority } from './protocol';
 

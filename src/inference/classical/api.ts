@@ -1,7 +1,7 @@
 /**
- * The classical (weight-free) worker's protocol: {id, method, params} in, exactly one
- * {id, ok, result | error} out. Ids keep overlapping calls apart; pixel buffers travel as
- * transferred typed arrays; failures come back as messages, never as a dead worker.
+ * The classical (weight-free) worker's API over the app's one worker RPC (src/rpc/,
+ * docs/workers.md): ids keep overlapping calls apart, pixel buffers travel as transferred typed
+ * arrays, failures come back as errors with their name and message, never as a dead worker.
  */
 import type { Box, LabelMap, RgbaImage } from '../../masks/labelMap';
 import type { GrabCutOptions, RegionOptions } from './segment';
@@ -10,7 +10,7 @@ import type { ShiftEstimate, ShiftQuery } from './motion';
 import type { Refit, RefitOptions } from './refit';
 import type { ClassifierOptions, StatePrediction, TrainingFrame } from './stateClassifier';
 
-export interface ClassicalMethods {
+export type ClassicalMethods = {
   /** Loads OpenCV (if not yet) and reports how long that took. */
   warmUp: { params: Record<string, never>; result: { loadMs: number } };
   grabCut: { params: { image: RgbaImage; box: Box; options?: GrabCutOptions }; result: { mask: Uint8Array; ms: number } };
@@ -26,27 +26,6 @@ export interface ClassicalMethods {
     params: { train: TrainingFrame[]; target: RgbaImage; targetMask?: Uint8Array; options?: ClassifierOptions };
     result: StatePrediction & { trainMs: number; predictMs: number; samples: number };
   };
-}
+};
 
 export type ClassicalMethod = keyof ClassicalMethods;
-
-export type ClassicalRequest = { [M in ClassicalMethod]: { id: number; method: M; params: ClassicalMethods[M]['params'] } }[ClassicalMethod];
-
-export type ClassicalResponse =
-  | { id: number; ok: true; result: ClassicalMethods[ClassicalMethod]['result'] }
-  | { id: number; ok: false; error: string };
-
-/** The buffers of a result worth transferring rather than copying. */
-export function resultTransfer(result: unknown): ArrayBuffer[] {
-  const out: ArrayBuffer[] = [];
-  const visit = (v: unknown, depth: number) => {
-    if (depth > 3 || v === null || typeof v !== 'object') return;
-    if (ArrayBuffer.isView(v)) {
-      if (v.buffer instanceof ArrayBuffer && !out.includes(v.buffer)) out.push(v.buffer);
-      return;
-    }
-    for (const x of Object.values(v)) visit(x, depth + 1);
-  };
-  visit(result, 0);
-  return out;
-}
