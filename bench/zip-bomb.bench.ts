@@ -9,7 +9,7 @@
  *   /usr/bin/time -v (the difference is what the bomb costs);
  * - in Node: readZip on the bomb, and throughput on a legit zip of 400 real 1280x720 JPEGs,
  *   deflated and stored, to show what the CRC-32 and streaming inflate cost a real import.
- * Before the fix (issue 5): the tab froze 34 s and inflated 7 GB; the CLI took 31 s and 8 GB RSS.
+ * Before the fix (docs/formats.md, zip bombs): the tab froze 34 s and inflated 7 GB; the CLI took 31 s and 8 GB RSS.
  * Run: npx tsx bench/zip-bomb.bench.ts   (ZIP_BENCH_PORT picks the dev server's port)
  */
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Quota full (issue 3): edits waiting on a failed save are neither thrown away silently nor lost.
+ * Quota full (docs/durability.md): edits waiting on a failed save are neither thrown away silently nor lost.
  * With the origin's quota squeezed to its usage, saving fails and the app says so. Edits pending
  * when the page is reloaded at once come back from the app's journal; with the room the app could
  * free filled too, saving fails for good and a reload raises a beforeunload prompt, and a person

@@ -1,5 +1,5 @@
 /**
- * Reload and tab-close durability, sampled for CI (issue 2): a stroke whose pointer-up was handled
+ * Reload and tab-close durability, sampled for CI (docs/durability.md): a stroke whose pointer-up was handled
  * is stored even when the page is reloaded or the tab closed (without beforeunload) at that very
  * instant. A beforeunload prompt, if the app raises one, is accepted and counted.
  * `npm run soak` runs 40 of each (see docs/durability.md).

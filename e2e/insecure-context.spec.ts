@@ -1,5 +1,5 @@
 /**
- * Issue 9: the app served over plain http from a LAN address. Such a page is not a secure context:
+ * The app served over plain http from a LAN address. Such a page is not a secure context:
  * no crypto.randomUUID, no Web Locks, no Origin Private File System. The app must still create
  * projects and import clips (ids from crypto.getRandomValues), keep one editing tab per clip (tabs
  * ask each other over a BroadcastChannel), and say plainly what is missing.

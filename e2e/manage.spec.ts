@@ -1,5 +1,5 @@
 /**
- * Issue 1 of the new-user tracker: a project could reach a state no export could leave — the same
+ * A project could reach a state no export could leave — the same
  * video imported twice (two clips of one name) with "other…" and an empty verb name — and nothing in
  * the UI could fix it. Here, in real Chromium with the real IndexedDB:
  * - the dead end cannot be reached any more (empty verb and "/" refused, names made unique) and

@@ -1,5 +1,5 @@
 /**
- * Issue 4: a second tab must not overwrite the clip another tab is editing.
+ * Two tabs (docs/durability.md): a second tab must not overwrite the clip another tab is editing.
  *
  * Two pages of one browser context share one IndexedDB and one set of Web Locks, like two tabs.
  * Tab A edits a clip; tab B tries to replace it from a bundle ("take theirs") and to change its

@@ -1,5 +1,5 @@
 /**
- * The data flow of one brush stroke, end to end and headless (DESIGN.md): pointer events -> tool ->
+ * The data flow of one brush stroke, end to end and headless (docs/architecture.md): pointer events -> tool ->
  * one patch -> history -> revision + layer through the write-behind queue -> a reload rebuilds the
  * frame and its undo history from what was stored.
  */

@@ -20,7 +20,7 @@
  *     stored, and the editor keeps it elsewhere (IndexedDB can stop answering: docs/durability.md);
  *   - flush() writes now, skipping the backoff (visibilitychange / pagehide / clip switch);
  *   - status is observable for a "saving... / saved / failed, retrying" indicator.
- * Timers (only for the backoff) are injected (default: the global ones) so fake timers drive it.
+ * Timers (the backoff and the stall watch) are injected (default: the global ones) so fake timers drive them.
  */
 
 export interface PendingWrite<L = unknown, R = unknown> {

@@ -15,7 +15,7 @@ import { approveClip, takeClipStep } from './reviewSteps';
 import { rects } from './testSupport';
 
 /*
- * Issue 4: writers outside the editor (lifecycle steps, prediction and second-annotation imports)
+ * Two tabs (docs/durability.md): writers outside the editor (lifecycle steps, prediction and second-annotation imports)
  * are refused while another tab edits the clip — with nothing written — and go on in the tab
  * that edits it.
  */

@@ -13,7 +13,7 @@ import type { Rle } from './types';
  * `[clipId+index]` also answers "all frames of a clip" in index order.
  */
 
-/** 2026-11-22 — first schema: the records of DESIGN.md's data model. */
+/** 2026-11-22 — first schema: the records of the data model (docs/architecture.md). */
 export const SCHEMA_V1 = {
   projects: 'id, updatedAt',
   clips: 'id, projectId, updatedAt',

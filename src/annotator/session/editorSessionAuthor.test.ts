@@ -1,5 +1,5 @@
 /**
- * Issue 2: the author of every row the editor writes is whoever is named at that moment, not the
+ * The author of every row the editor writes is whoever is named at that moment, not the
  * name the clip was opened with (renaming yourself in the header while a clip is open).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

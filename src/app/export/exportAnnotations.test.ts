@@ -1,5 +1,5 @@
 /**
- * The dead end of issue 1, in the store: the same video imported twice (two clips of one name) with
+ * An export dead end, in the store: the same video imported twice (two clips of one name) with
  * "other…" and an empty verb, and an object containing "/". Every format must still export, with
  * unique paths and a note for every rewrite; exports can be narrowed to some clips, and skip the trash.
  */

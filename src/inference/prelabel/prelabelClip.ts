@@ -1,5 +1,5 @@
 /**
- * Pre-label a clip (issue 4, items 4-7, no UI): SPOC's pseudo-labelling pipeline over an
+ * Pre-label a clip (docs/inference.md; no UI): SPOC's pseudo-labelling pipeline over an
  * InferenceClient.
  *
  * Per frame: SAM over a point grid (every candidate mask of every point, one batched worker call

@@ -7,7 +7,7 @@ import { importBundle } from './importBundle';
 import { exportToBlob, paint, seedProject, type SeededProject } from './testProject';
 
 /*
- * Issue 4: a bundle import in one tab must not replace a clip another tab is editing (that editor
+ * Two tabs (docs/durability.md): a bundle import in one tab must not replace a clip another tab is editing (that editor
  * would write its stale copy back). The import checks the lock of every clip it would change
  * before writing anything, and is refused as a whole.
  */

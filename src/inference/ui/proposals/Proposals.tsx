@@ -1,5 +1,5 @@
 /**
- * The editor's automatic proposals (issue 4, items 4, 5, 7), mounted in the tool bar (tools slot):
+ * The editor's automatic proposals (docs/inference.md), mounted in the tool bar (tools slot):
  *
  * - "Proposals" (Shift+A): SAM over a point grid on the shown frame + NMS, with CLIP S_act / S_trf
  *   when a CLIP model is loaded, drawn as outlines coloured by their Eq. 1 label. While the mode is
