@@ -38,6 +38,7 @@ import { usePersistedBrushSize } from './usePersistedBrushSize';
 import { phaseChangesFor, rangeBounds, type FrameRange } from '../phases';
 import type { EditorSlotContext, EditorSlots, FrameFlagStore } from './editorSlots';
 import { activeScopes } from './roomActions';
+import { holdRequest, inForce, masksShown, toggledChoice, type HeldRequest, type MasksChoice, type MasksRequest, type MasksRequestInForce } from '../masksShown';
 
 /** Keys the active tool may take (Tool.onKey, the SAM tool's onKey) before the editor's own actions. */
 const TOOL_KEYS = new Set(['Enter', 'Escape', 'Backspace', 'Tab']);
@@ -190,7 +191,6 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
   const flagged = useSyncExternalStore(flagStore.subscribe, flagStore.get);
   const [selection, setSelection] = useState<FrameRange | null>(null);
   usePersistedBrushSize(session);
-  const view = useEditorView();
   const [sheet, setSheet] = useState(false);
   const [palette, setPalette] = useState(false);
   const [ignoreOpen, setIgnoreOpen] = useState(false);
@@ -201,6 +201,10 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
     approvedNow.current = clip.status === 'approved';
   });
   const canvas = useRef<CanvasHandle | null>(null);
+  // The user's last press of the mask toggle (null: none yet); the toggle command is its only writer.
+  const [masksChoice, setMasksChoice] = useState<MasksChoice | null>(null);
+  // What the key handler and the toggle read between renders: the request in force and what shows.
+  const masksLatest = useRef<{ request: MasksRequestInForce | null; visible: boolean }>({ request: null, visible: true });
 
   // Follow the URL when it changes from outside (links, back / forward). Frame commands tell the
   // session directly; a render that lags behind the URL must not send the session back.
@@ -268,7 +272,7 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
       setInstanceId: (id) => session.setInstanceId(id),
       setBrushSize: (s) => session.setBrushSize(s),
       toggleProtect: () => session.toggleProtect(),
-      toggleMasks: () => useEditorView.getState().set({ masksVisible: !useEditorView.getState().masksVisible }),
+      toggleMasks: () => setMasksChoice((c) => toggledChoice(c, masksLatest.current.request)),
       undo: () => session.undo(),
       redo: () => session.redo(),
       goToFrame: goTo,
@@ -307,10 +311,19 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
     };
   }, [session, clip.id, clip.frameCount, db]);
 
-  const editorState = editorStateOf(state, clip.frameCount, view.masksVisible, clip.status === 'approved');
-  const ctx: ActionContext = { state: editorState, commands };
   const k = state.frameIndex;
   const slot: EditorSlotContext = { db, clip, session, images, canvas, frameIndex: k, frames, areas, zoom, goToFrame: commands.goToFrame };
+  // Whether the masks show: derived from the user's toggle (held here, its one writer) and what
+  // the rooms' views ask (the useMasksRequest slot). docs/architecture.md, "One owner per UI fact".
+  const masksRequest = useMasksRequestOf(slots, slot);
+  const heldRequest = useHeldRequest(masksRequest);
+  const requestInForce = useMemo(() => inForce(heldRequest, masksRequest), [heldRequest, masksRequest]);
+  const masksVisible = masksShown(masksChoice, requestInForce);
+  useEffect(() => {
+    masksLatest.current = { request: requestInForce, visible: masksVisible };
+  });
+  const editorState = editorStateOf(state, clip.frameCount, masksVisible, clip.status === 'approved');
+  const ctx: ActionContext = { state: editorState, commands };
   // The one action table: the editor's own and those the rooms contribute (palette, sheet, keys).
   const roomActions = useRoomActions(slots, slot);
   const registry = useMemo<readonly Action[]>(() => [...ACTIONS, ...roomActions], [roomActions]);
@@ -333,7 +346,7 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
       }
       // Judge the key against the session and the modes as they are now, not as React last rendered them.
       const now: ActionContext = {
-        state: editorStateOf(session.snapshot, clip.frameCount, useEditorView.getState().masksVisible, approvedNow.current),
+        state: editorStateOf(session.snapshot, clip.frameCount, masksLatest.current.visible, approvedNow.current),
         commands,
         scopes: activeScopes(),
       };
@@ -392,7 +405,7 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
       <Toolbar ctx={ctx}>{Tools && <Tools {...slot} />}</Toolbar>
       <div className="flex min-h-0 flex-1">
         <div className="relative min-w-0 flex-1">
-          <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} />
+          <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} masksVisible={masksVisible} />
           {CanvasOverlay && <CanvasOverlay {...slot} />}
           <FillConfirm session={session} busy={state.busy} />
           <span className="pointer-events-none absolute bottom-1 left-2 text-xs text-zinc-500">
@@ -426,6 +439,23 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
 function useRoomActions(slots: EditorSlots, slot: EditorSlotContext): readonly Action[] {
   const none = useMemo<readonly Action[]>(() => [], []);
   return slots.useActions?.(slot) ?? none;
+}
+
+/** The rooms' request for the masks (the `useMasksRequest` slot); the slots object never changes, so the hook order holds. */
+function useMasksRequestOf(slots: EditorSlots, slot: EditorSlotContext): MasksRequest | null {
+  return slots.useMasksRequest?.(slot) ?? null;
+}
+
+/**
+ * The request numbered each time its key changes, so a choice made under one view never carries to
+ * the next (nor back to an earlier one). Adjusted while rendering, as React advises for state that
+ * follows a prop, so the first render of a new view already reads the new number.
+ */
+function useHeldRequest(request: MasksRequest | null): HeldRequest {
+  const [held, setHeld] = useState<HeldRequest>(() => holdRequest({ key: null, serial: 0 }, request));
+  const next = holdRequest(held, request);
+  if (next !== held) setHeld(next);
+  return next;
 }
 
 function editorStateOf(s: SessionState, frameCount: number, masksVisible: boolean, approved: boolean): EditorState {

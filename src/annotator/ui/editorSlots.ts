@@ -11,6 +11,7 @@ import type { EditorSession } from '../session/editorSession';
 import type { FrameImageCache } from '../session/frameImages';
 import type { CanvasHandle } from './CanvasHost';
 import type { Action } from '../actions';
+import type { MasksRequest } from '../masksShown';
 
 export interface EditorSlotContext {
   db: SpocDb;
@@ -48,6 +49,12 @@ export interface EditorSlots {
    * Return the same objects from render to render (see roomActions.ts).
    */
   useActions?: (ctx: EditorSlotContext) => readonly Action[];
+  /**
+   * A hook (called on every render of the editor) returning what the rooms' views ask of the gt
+   * masks (shown or hidden), or null. The editor alone decides what shows, from this and the
+   * user's toggle (masksShown.ts); nobody else writes it.
+   */
+  useMasksRequest?: (ctx: EditorSlotContext) => MasksRequest | null;
   /** Frames the timeline marks for checking (e.g. low-confidence propagations), as an external store per session. */
   timelineFlags?: (session: EditorSession) => FrameFlagStore;
 }

@@ -22,6 +22,7 @@ import { SuggestStatesFallback } from '../../inference/ui/fallback/SuggestStates
 import { ReviewerOverlay, ReviewerToggle } from '../../review/ui/ReviewerMode';
 import { WatchPanel } from './WatchPanel';
 import { REVIEW_ACTIONS } from '../../review/ui/reviewActions';
+import { useReviewMasksRequest } from '../../review/ui/reviewMasks';
 import { ASSIST_ACTIONS } from '../../inference/ui/assistActions';
 import type { Action } from '../../annotator/actions';
 
@@ -73,7 +74,7 @@ function ReviewSlot({ db, clip, session, frameIndex, goToFrame }: EditorSlotCont
 const ROOM_ACTIONS: readonly Action[] = [...REVIEW_ACTIONS, ...ASSIST_ACTIONS];
 const useRoomActions = () => ROOM_ACTIONS;
 
-const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions, timelineFlags: lowConfidenceStore };
+const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions, useMasksRequest: useReviewMasksRequest, timelineFlags: lowConfidenceStore };
 
 export function EditorPage({ clipId, frame }: { clipId: string; frame: number }) {
   // An import that did not finish has a clip row promising frames that are not stored: the editor
