@@ -8,6 +8,7 @@ import { IncompleteClipNotice, useIncompleteClip } from '../import/IncompleteImp
 import { TrashedClipNotice, useTrashedClip } from '../dashboard/TrashedClipNotice';
 import type { EditorSlotContext, EditorSlots } from '../../annotator/ui/editorSlots';
 import { MetricsDock } from '../../metrics/panels/MetricsDock';
+import { liveAreas } from './liveAreas';
 import { ReviewBar } from '../../review/ui/ReviewBar';
 import { ReviewCanvasLayer } from '../../review/ui/ReviewCanvasLayer';
 import { ReviewSidebar } from '../../review/ui/ReviewSidebar';
@@ -59,7 +60,7 @@ function CanvasOverlaySlot({ db, clip, session, frameIndex, canvas, zoom, images
 }
 
 function DockSlot({ db, session, clip, frames, areas, frameIndex, goToFrame }: EditorSlotContext) {
-  return <MetricsDock db={db} session={session} clip={clip} frames={frames} storedAreas={areas} current={frameIndex} onPick={goToFrame} />;
+  return <MetricsDock db={db} session={session} store={liveAreas(session)} clip={clip} frames={frames} storedAreas={areas} current={frameIndex} onPick={goToFrame} />;
 }
 
 function ReviewSlot({ db, clip, session, frameIndex, goToFrame }: EditorSlotContext) {
@@ -74,7 +75,7 @@ function ReviewSlot({ db, clip, session, frameIndex, goToFrame }: EditorSlotCont
 const ROOM_ACTIONS: readonly Action[] = [...REVIEW_ACTIONS, ...ASSIST_ACTIONS];
 const useRoomActions = () => ROOM_ACTIONS;
 
-const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions, useMasksRequest: useReviewMasksRequest, timelineFlags: lowConfidenceStore };
+const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions, useMasksRequest: useReviewMasksRequest, liveAreas, timelineFlags: lowConfidenceStore };
 
 export function EditorPage({ clipId, frame }: { clipId: string; frame: number }) {
   // An import that did not finish has a clip row promising frames that are not stored: the editor
