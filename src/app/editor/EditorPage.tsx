@@ -47,13 +47,13 @@ function ToolsSlot({ db, clip, session, images, canvas, frameIndex, goToFrame }:
   );
 }
 
-function CanvasOverlaySlot({ db, clip, session, frameIndex, canvas, zoom, images, goToFrame, frames }: EditorSlotContext) {
+function CanvasOverlaySlot({ db, clip, session, frameIndex, canvas, zoom, images, goToFrame, frames, sources }: EditorSlotContext) {
   return (
     <>
       <WatchPanel db={db} clip={clip} frames={frames} goToFrame={goToFrame} />
       <ReviewCanvasLayer db={db} clip={clip} frameIndex={frameIndex} canvas={canvas} zoom={zoom} />
       <ReviewerOverlay db={db} clip={clip} session={session} frameIndex={frameIndex} canvas={canvas} goToFrame={goToFrame} />
-      <SideBySideView db={db} clip={clip} frameIndex={frameIndex} images={images} />
+      <SideBySideView db={db} clip={clip} frameIndex={frameIndex} images={images} sources={sources} />
       <AiToolStatus session={session} />
     </>
   );
@@ -63,10 +63,10 @@ function DockSlot({ db, session, clip, frames, areas, frameIndex, goToFrame }: E
   return <MetricsDock db={db} session={session} store={liveAreas(session)} clip={clip} frames={frames} storedAreas={areas} current={frameIndex} onPick={goToFrame} />;
 }
 
-function ReviewSlot({ db, clip, session, frameIndex, goToFrame }: EditorSlotContext) {
+function ReviewSlot({ db, clip, session, frameIndex, goToFrame, sources }: EditorSlotContext) {
   return (
     <ReviewSidebar db={db} clip={clip} frameIndex={frameIndex} onPick={goToFrame}>
-      <AgreementPanel db={db} clip={clip} session={session} frameIndex={frameIndex} onPick={goToFrame} />
+      <AgreementPanel db={db} clip={clip} session={session} frameIndex={frameIndex} onPick={goToFrame} sources={sources} />
     </ReviewSidebar>
   );
 }
