@@ -189,6 +189,8 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, m
   // After the view is made (the effect above, run first), and whenever the derived value changes.
   useEffect(() => {
     handleRef.current?.canvasView().setOptions({ masksVisible });
+    // For tests: what the view was told, next to data-frame.
+    container.current!.dataset.masks = masksVisible ? 'shown' : 'hidden';
   }, [masksVisible, session, images, spaceHeldRef, handleRef, onZoom]);
 
   return <div ref={container} tabIndex={-1} data-testid="editor-canvas" className="h-full w-full touch-none overflow-hidden bg-black outline-none" />;
