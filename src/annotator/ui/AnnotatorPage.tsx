@@ -6,7 +6,7 @@
  * Other rooms (review, metrics, AI assist) plug in through `slots` (see editorSlots.ts); the app
  * composes them in src/app/editor/EditorPage.tsx, so the annotator never imports them.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentProps } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDb } from '../../workspace/db';
 import { navigate, parseRoute } from '../../workspace/router';
@@ -14,11 +14,12 @@ import { notify, messageOf } from '../../workspace/notices';
 import { dialogOpen, isTypingTarget } from '../../workspace/keyboard';
 import { getClip } from '../../store/clips';
 import { listFrames, setFrameIgnored, setFramePhases } from '../../store/frames';
-import { layerAreas } from '../../store/layers';
+import { layerAreas, listLayerSources } from '../../store/layers';
 import { listFrameVerdicts } from '../../store/frameVerdicts';
 import { authorNow, userNames } from '../../workspace/user';
 import { pendingEditsPort } from '../../workspace/journal';
-import type { Clip } from '../../store/types';
+import type { Clip, LayerSource } from '../../store/types';
+import type { LayerAreas } from '../../store/layers';
 import { ACTIONS, handleShortcut, type Action, type ActionContext, type EditorCommands, type EditorState } from '../actions';
 import { EditorSession, type SessionState } from '../session/editorSession';
 import { FrameImageCache } from '../session/frameImages';
@@ -38,12 +39,17 @@ import { usePersistedBrushSize } from './usePersistedBrushSize';
 import { phaseChangesFor, rangeBounds, type FrameRange } from '../phases';
 import type { EditorSlotContext, EditorSlots, FrameFlagStore } from './editorSlots';
 import { activeScopes } from './roomActions';
+import { useGtAreas } from './useGtAreas';
+import { withEditedAreas } from '../frameAreas';
+import { holdRequest, inForce, masksShown, toggledChoice, type HeldRequest, type MasksChoice, type MasksRequest, type MasksRequestInForce } from '../masksShown';
 
 /** Keys the active tool may take (Tool.onKey, the SAM tool's onKey) before the editor's own actions. */
 const TOOL_KEYS = new Set(['Enter', 'Escape', 'Backspace', 'Tab']);
 
 const NO_FLAG_MAP: ReadonlyMap<number, string> = new Map();
 const NO_FLAGS: FrameFlagStore = { subscribe: () => () => undefined, get: () => NO_FLAG_MAP };
+const NO_AREAS: LayerAreas[] = [];
+const NO_SOURCES: LayerSource[] = [];
 
 export function AnnotatorPage({ clipId, frame, slots = {} }: { clipId: string; frame: number; slots?: EditorSlots }) {
   const db = useDb();
@@ -182,7 +188,12 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
     () => session.persistStatus,
   );
   const frames = useLiveQuery(() => listFrames(db, clip.id), [db, clip.id]) ?? [];
-  const areas = useLiveQuery(() => layerAreas(db, clip.id, 'gt'), [db, clip.id]) ?? [];
+  const areas = useLiveQuery(() => layerAreas(db, clip.id, 'gt'), [db, clip.id]) ?? NO_AREAS;
+  // The areas of frames edited here, ahead of the store: one store per session, handed to the
+  // timeline and to the rooms (useGtAreas), so the sparkline and the panels show the same numbers.
+  const editedAreas = useMemo(() => slots.liveAreas?.(session) ?? null, [slots, session]);
+  useEffect(() => editedAreas?.attach(), [editedAreas]);
+  const sources = useLiveQuery(() => listLayerSources(db, clip.id), [db, clip.id]) ?? NO_SOURCES;
   // The reviewer's rejections, shown on the timeline whether or not reviewer mode is on.
   const verdicts = useLiveQuery(() => listFrameVerdicts(db, clip.id), [db, clip.id]);
   const rejected = useMemo(() => new Map([...(verdicts ?? new Map()).entries()].filter(([, v]) => v.verdict === 'reject')), [verdicts]);
@@ -190,7 +201,6 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
   const flagged = useSyncExternalStore(flagStore.subscribe, flagStore.get);
   const [selection, setSelection] = useState<FrameRange | null>(null);
   usePersistedBrushSize(session);
-  const view = useEditorView();
   const [sheet, setSheet] = useState(false);
   const [palette, setPalette] = useState(false);
   const [ignoreOpen, setIgnoreOpen] = useState(false);
@@ -201,6 +211,10 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
     approvedNow.current = clip.status === 'approved';
   });
   const canvas = useRef<CanvasHandle | null>(null);
+  // The user's last press of the mask toggle (null: none yet); the toggle command is its only writer.
+  const [masksChoice, setMasksChoice] = useState<MasksChoice | null>(null);
+  // What the key handler and the toggle read between renders: the request in force and what shows.
+  const masksLatest = useRef<{ request: MasksRequestInForce | null; visible: boolean }>({ request: null, visible: true });
 
   // Follow the URL when it changes from outside (links, back / forward). Frame commands tell the
   // session directly; a render that lags behind the URL must not send the session back.
@@ -249,9 +263,9 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
     notify('error', `Saving is not answering: the browser's database has not finished a write for a while.${kept}`);
   }, [persist.stalled]);
 
-  const latest = useRef({ frames, areas, state, selection });
+  const latest = useRef({ frames, areas, editedAreas, state, selection });
   useEffect(() => {
-    latest.current = { frames, areas, state, selection };
+    latest.current = { frames, areas, editedAreas, state, selection };
   });
 
   const commands = useMemo<EditorCommands>(() => {
@@ -268,7 +282,7 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
       setInstanceId: (id) => session.setInstanceId(id),
       setBrushSize: (s) => session.setBrushSize(s),
       toggleProtect: () => session.toggleProtect(),
-      toggleMasks: () => useEditorView.getState().set({ masksVisible: !useEditorView.getState().masksVisible }),
+      toggleMasks: () => setMasksChoice((c) => toggledChoice(c, masksLatest.current.request)),
       undo: () => session.undo(),
       redo: () => session.redo(),
       goToFrame: goTo,
@@ -280,7 +294,9 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
         void setFramePhases(db, clip.id, changes).catch((err: unknown) => notify('error', `Could not set the phase: ${messageOf(err)}`));
       },
       nextUnannotated: () => {
-        const { frames: fs, areas: as, state: st } = latest.current;
+        const { frames: fs, areas: stored, editedAreas: edited, state: st } = latest.current;
+        // As the timeline shows them: a frame painted here a moment ago is not empty.
+        const as = edited ? withEditedAreas(stored, edited.getSnapshot().edited) : stored;
         const byFrame = new Map(as.map((a) => [a.frameIndex, a]));
         const n = fs.length;
         for (let d = 1; d <= n; d++) {
@@ -307,10 +323,19 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
     };
   }, [session, clip.id, clip.frameCount, db]);
 
-  const editorState = editorStateOf(state, clip.frameCount, view.masksVisible, clip.status === 'approved');
-  const ctx: ActionContext = { state: editorState, commands };
   const k = state.frameIndex;
-  const slot: EditorSlotContext = { db, clip, session, images, canvas, frameIndex: k, frames, areas, zoom, goToFrame: commands.goToFrame };
+  const slot: EditorSlotContext = { db, clip, session, images, canvas, frameIndex: k, frames, areas, editedAreas, sources, zoom, goToFrame: commands.goToFrame };
+  // Whether the masks show: derived from the user's toggle (held here, its one writer) and what
+  // the rooms' views ask (the useMasksRequest slot). docs/architecture.md, "One owner per UI fact".
+  const masksRequest = useMasksRequestOf(slots, slot);
+  const heldRequest = useHeldRequest(masksRequest);
+  const requestInForce = useMemo(() => inForce(heldRequest, masksRequest), [heldRequest, masksRequest]);
+  const masksVisible = masksShown(masksChoice, requestInForce);
+  useEffect(() => {
+    masksLatest.current = { request: requestInForce, visible: masksVisible };
+  });
+  const editorState = editorStateOf(state, clip.frameCount, masksVisible, clip.status === 'approved');
+  const ctx: ActionContext = { state: editorState, commands };
   // The one action table: the editor's own and those the rooms contribute (palette, sheet, keys).
   const roomActions = useRoomActions(slots, slot);
   const registry = useMemo<readonly Action[]>(() => [...ACTIONS, ...roomActions], [roomActions]);
@@ -333,7 +358,7 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
       }
       // Judge the key against the session and the modes as they are now, not as React last rendered them.
       const now: ActionContext = {
-        state: editorStateOf(session.snapshot, clip.frameCount, useEditorView.getState().masksVisible, approvedNow.current),
+        state: editorStateOf(session.snapshot, clip.frameCount, masksLatest.current.visible, approvedNow.current),
         commands,
         scopes: activeScopes(),
       };
@@ -392,7 +417,7 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
       <Toolbar ctx={ctx}>{Tools && <Tools {...slot} />}</Toolbar>
       <div className="flex min-h-0 flex-1">
         <div className="relative min-w-0 flex-1">
-          <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} />
+          <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} masksVisible={masksVisible} />
           {CanvasOverlay && <CanvasOverlay {...slot} />}
           <FillConfirm session={session} busy={state.busy} />
           <span className="pointer-events-none absolute bottom-1 left-2 text-xs text-zinc-500">
@@ -415,7 +440,7 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
         />
         {AfterSidePanel && <AfterSidePanel {...slot} />}
       </div>
-      <Timeline frames={frames} areas={areas} current={k} onPick={(i) => commands.goToFrame(i)} rejected={rejected} selection={selection} onSelect={setSelection} flagged={flagged} />
+      <LiveTimeline frames={frames} areas={areas} editedAreas={editedAreas} current={k} onPick={(i) => commands.goToFrame(i)} rejected={rejected} selection={selection} onSelect={setSelection} flagged={flagged} />
       {sheet && <ShortcutSheet registry={registry} onClose={() => setSheet(false)} />}
       {palette && <CommandPalette ctx={ctx} registry={registry} onClose={() => setPalette(false)} />}
     </div>
@@ -426,6 +451,28 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
 function useRoomActions(slots: EditorSlots, slot: EditorSlotContext): readonly Action[] {
   const none = useMemo<readonly Action[]>(() => [], []);
   return slots.useActions?.(slot) ?? none;
+}
+
+/** The timeline with the areas as the editor knows them: re-rendered alone as a stroke changes them, not the whole editor. */
+function LiveTimeline({ areas, editedAreas, ...rest }: Omit<ComponentProps<typeof Timeline>, 'areas'> & { areas: readonly LayerAreas[]; editedAreas: EditorSlotContext['editedAreas'] }) {
+  return <Timeline areas={useGtAreas(areas, editedAreas)} {...rest} />;
+}
+
+/** The rooms' request for the masks (the `useMasksRequest` slot); the slots object never changes, so the hook order holds. */
+function useMasksRequestOf(slots: EditorSlots, slot: EditorSlotContext): MasksRequest | null {
+  return slots.useMasksRequest?.(slot) ?? null;
+}
+
+/**
+ * The request numbered each time its key changes, so a choice made under one view never carries to
+ * the next (nor back to an earlier one). Adjusted while rendering, as React advises for state that
+ * follows a prop, so the first render of a new view already reads the new number.
+ */
+function useHeldRequest(request: MasksRequest | null): HeldRequest {
+  const [held, setHeld] = useState<HeldRequest>(() => holdRequest({ key: null, serial: 0 }, request));
+  const next = holdRequest(held, request);
+  if (next !== held) setHeld(next);
+  return next;
 }
 
 function editorStateOf(s: SessionState, frameCount: number, masksVisible: boolean, approved: boolean): EditorState {

@@ -25,9 +25,11 @@ interface Props {
   spaceHeldRef: React.RefObject<boolean>;
   handleRef: React.RefObject<CanvasHandle | null>;
   onZoom: (percent: number) => void;
+  /** Whether the gt masks show (the editor derives it: masksShown.ts). */
+  masksVisible: boolean;
 }
 
-export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }: Props) {
+export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, masksVisible }: Props) {
   const container = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -92,7 +94,7 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
 
     const applyView = () => {
       const v = useEditorView.getState();
-      view.setOptions({ opacity: v.opacity, style: v.style, masksVisible: v.masksVisible, onion: v.onion, colours: v.colours });
+      view.setOptions({ opacity: v.opacity, style: v.style, onion: v.onion, colours: v.colours });
       view.setImageFilter(frameLightFilter(v.brightness, v.contrast));
     };
     applyView();
@@ -198,6 +200,13 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom }:
       view.destroy();
     };
   }, [session, images, spaceHeldRef, handleRef, onZoom]);
+
+  // After the view is made (the effect above, run first), and whenever the derived value changes.
+  useEffect(() => {
+    handleRef.current?.canvasView().setOptions({ masksVisible });
+    // For tests: what the view was told, next to data-frame.
+    container.current!.dataset.masks = masksVisible ? 'shown' : 'hidden';
+  }, [masksVisible, session, images, spaceHeldRef, handleRef, onZoom]);
 
   return <div ref={container} tabIndex={-1} data-testid="editor-canvas" className="h-full w-full touch-none overflow-hidden bg-black outline-none" />;
 }

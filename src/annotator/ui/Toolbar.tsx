@@ -111,7 +111,7 @@ export function Toolbar({ ctx, children }: { ctx: ActionContext; children?: Reac
       <ActionButton id="view.onion" ctx={ctx} active={view.onion}>
         onion
       </ActionButton>
-      <ActionButton id="view.masks" ctx={ctx} active={!view.masksVisible}>
+      <ActionButton id="view.masks" ctx={ctx} active={!ctx.state.masksVisible}>
         hide
       </ActionButton>
       <ActionButton id="view.fit" ctx={ctx}>

@@ -6,11 +6,13 @@
 import type { ComponentType, RefObject } from 'react';
 import type { SpocDb } from '../../store/db';
 import type { LayerAreas } from '../../store/layers';
-import type { Clip, Frame } from '../../store/types';
+import type { Clip, Frame, LayerSource } from '../../store/types';
 import type { EditorSession } from '../session/editorSession';
 import type { FrameImageCache } from '../session/frameImages';
 import type { CanvasHandle } from './CanvasHost';
 import type { Action } from '../actions';
+import type { MasksRequest } from '../masksShown';
+import type { EditedArea } from '../frameAreas';
 
 export interface EditorSlotContext {
   db: SpocDb;
@@ -21,8 +23,12 @@ export interface EditorSlotContext {
   /** The frame shown now (0-based). */
   frameIndex: number;
   frames: readonly Frame[];
-  /** Stored gt areas per frame. */
+  /** Stored gt areas per frame; `useGtAreas(areas, editedAreas)` gives them as the timeline shows them. */
   areas: readonly LayerAreas[];
+  /** The frames edited in this tab and their areas as painted (the `liveAreas` slot's store), or null. */
+  editedAreas: EditedAreasStore | null;
+  /** The clip's layer sources (gt, proposal, pred:…, ann:…), live: one query for every panel. */
+  sources: readonly LayerSource[];
   /** Canvas zoom in percent. */
   zoom: number;
   goToFrame: (k: number) => void;
@@ -48,6 +54,17 @@ export interface EditorSlots {
    * Return the same objects from render to render (see roomActions.ts).
    */
   useActions?: (ctx: EditorSlotContext) => readonly Action[];
+  /**
+   * A hook (called on every render of the editor) returning what the rooms' views ask of the gt
+   * masks (shown or hidden), or null. The editor alone decides what shows, from this and the
+   * user's toggle (masksShown.ts); nobody else writes it.
+   */
+  useMasksRequest?: (ctx: EditorSlotContext) => MasksRequest | null;
+  /**
+   * The store of the areas of frames edited in this tab, one per session (the same object for the
+   * same session), attached by the editor. The timeline and the rooms read it through the context.
+   */
+  liveAreas?: (session: EditorSession) => EditedAreasStore & { attach(): () => void };
   /** Frames the timeline marks for checking (e.g. low-confidence propagations), as an external store per session. */
   timelineFlags?: (session: EditorSession) => FrameFlagStore;
 }
@@ -56,4 +73,10 @@ export interface FrameFlagStore {
   subscribe(fn: () => void): () => void;
   /** The same map object until something changed (React's useSyncExternalStore). */
   get(): ReadonlyMap<number, string>;
+}
+
+/** Areas of the frames edited in this tab, ahead of the store (an external store, as React's useSyncExternalStore reads it). */
+export interface EditedAreasStore {
+  subscribe(fn: () => void): () => void;
+  getSnapshot(): { readonly edited: ReadonlyMap<number, EditedArea> };
 }

@@ -8,7 +8,6 @@ import { validLight } from '../canvas/frameLight';
 export interface EditorViewState {
   opacity: number;
   style: MaskStyle;
-  masksVisible: boolean;
   onion: boolean;
   /** Colour of each state on the canvas (#rrggbb): whatever stands out on this clip's frames. */
   colours: StateColours;
@@ -27,7 +26,6 @@ export const useEditorView = create<EditorViewState>()(
     (set) => ({
       opacity: 0.5,
       style: 'fill',
-      masksVisible: true,
       onion: false,
       colours: DEFAULT_STATE_COLOURS,
       brushSize: null,

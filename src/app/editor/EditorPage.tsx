@@ -8,6 +8,7 @@ import { IncompleteClipNotice, useIncompleteClip } from '../import/IncompleteImp
 import { TrashedClipNotice, useTrashedClip } from '../dashboard/TrashedClipNotice';
 import type { EditorSlotContext, EditorSlots } from '../../annotator/ui/editorSlots';
 import { MetricsDock } from '../../metrics/panels/MetricsDock';
+import { liveAreas } from './liveAreas';
 import { ReviewBar } from '../../review/ui/ReviewBar';
 import { ReviewCanvasLayer } from '../../review/ui/ReviewCanvasLayer';
 import { ReviewSidebar } from '../../review/ui/ReviewSidebar';
@@ -22,6 +23,7 @@ import { SuggestStatesFallback } from '../../inference/ui/fallback/SuggestStates
 import { ReviewerOverlay, ReviewerToggle } from '../../review/ui/ReviewerMode';
 import { WatchPanel } from './WatchPanel';
 import { REVIEW_ACTIONS } from '../../review/ui/reviewActions';
+import { useReviewMasksRequest } from '../../review/ui/reviewMasks';
 import { ASSIST_ACTIONS } from '../../inference/ui/assistActions';
 import type { Action } from '../../annotator/actions';
 
@@ -45,26 +47,26 @@ function ToolsSlot({ db, clip, session, images, canvas, frameIndex, goToFrame }:
   );
 }
 
-function CanvasOverlaySlot({ db, clip, session, frameIndex, canvas, zoom, images, goToFrame, frames }: EditorSlotContext) {
+function CanvasOverlaySlot({ db, clip, session, frameIndex, canvas, zoom, images, goToFrame, frames, sources }: EditorSlotContext) {
   return (
     <>
       <WatchPanel db={db} clip={clip} frames={frames} goToFrame={goToFrame} />
       <ReviewCanvasLayer db={db} clip={clip} session={session} frameIndex={frameIndex} canvas={canvas} zoom={zoom} />
       <ReviewerOverlay db={db} clip={clip} session={session} frameIndex={frameIndex} canvas={canvas} goToFrame={goToFrame} />
-      <SideBySideView db={db} clip={clip} frameIndex={frameIndex} images={images} />
+      <SideBySideView db={db} clip={clip} frameIndex={frameIndex} images={images} sources={sources} />
       <AiToolStatus session={session} />
     </>
   );
 }
 
 function DockSlot({ db, session, clip, frames, areas, frameIndex, goToFrame }: EditorSlotContext) {
-  return <MetricsDock db={db} session={session} clip={clip} frames={frames} storedAreas={areas} current={frameIndex} onPick={goToFrame} />;
+  return <MetricsDock db={db} session={session} store={liveAreas(session)} clip={clip} frames={frames} storedAreas={areas} current={frameIndex} onPick={goToFrame} />;
 }
 
-function ReviewSlot({ db, clip, session, frameIndex, goToFrame }: EditorSlotContext) {
+function ReviewSlot({ db, clip, session, frameIndex, goToFrame, sources }: EditorSlotContext) {
   return (
     <ReviewSidebar db={db} clip={clip} frameIndex={frameIndex} onPick={goToFrame}>
-      <AgreementPanel db={db} clip={clip} session={session} frameIndex={frameIndex} onPick={goToFrame} />
+      <AgreementPanel db={db} clip={clip} session={session} frameIndex={frameIndex} onPick={goToFrame} sources={sources} />
     </ReviewSidebar>
   );
 }
@@ -73,7 +75,7 @@ function ReviewSlot({ db, clip, session, frameIndex, goToFrame }: EditorSlotCont
 const ROOM_ACTIONS: readonly Action[] = [...REVIEW_ACTIONS, ...ASSIST_ACTIONS];
 const useRoomActions = () => ROOM_ACTIONS;
 
-const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions, timelineFlags: lowConfidenceStore };
+const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions, useMasksRequest: useReviewMasksRequest, liveAreas, timelineFlags: lowConfidenceStore };
 
 export function EditorPage({ clipId, frame }: { clipId: string; frame: number }) {
   // An import that did not finish has a clip row promising frames that are not stored: the editor

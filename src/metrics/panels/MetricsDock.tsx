@@ -1,28 +1,33 @@
 /**
  * The editor's metric panels, in a column beside the canvas: the progress curve, the compare
  * panel and the progress curves of every source, each collapsible (the choice is kept per
- * browser). One LiveAreaStore per editor session feeds them the current frame's areas, updated
- * from each invalidated box.
+ * browser). The editor session's one LiveAreaStore (attached by the editor, also read by the
+ * timeline) feeds them the current frame's areas, updated from each invalidated box.
  */
-import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { SpocDb } from '../../store/db';
 import type { Clip, Frame } from '../../store/types';
 import type { LayerAreas } from '../../store/layers';
-import { recordPerf } from '../../annotator/ui/perfProbe';
+import { useGtAreas } from '../../annotator/ui/useGtAreas';
 import { ComparePanel } from './ComparePanel';
-import { LiveAreaStore, type PanelSession } from './liveStore';
+import type { LiveAreaStore, PanelSession } from './liveStore';
+import type { StateAreas } from '../progress';
 import { ProgressPanel } from './ProgressPanel';
 import { ProgressComparePanel } from './ProgressComparePanel';
 import { mergeAreas } from './progressSeries';
 import { usePanelView } from './panelView';
 import { COLLAPSED_STRIP, PANEL_WIDTH } from '../../annotator/ui/panelLayout';
 
+const NO_EDITS: ReadonlyMap<number, StateAreas> = new Map();
+
 interface Props {
   db: SpocDb;
   session: PanelSession;
   clip: Clip;
   frames: readonly Frame[];
-  /** Stored gt areas (store/layers.ts layerAreas). */
+  /** The session's live area store, which the editor attaches (liveAreaStoreFor). */
+  store: LiveAreaStore;
+  /** Stored gt areas (store/layers.ts layerAreas); the frames edited here come from `store`. */
   storedAreas: readonly LayerAreas[];
   /** Frame shown in the editor (0-based). */
   current: number;
@@ -30,12 +35,12 @@ interface Props {
   onPick: (k: number) => void;
 }
 
-export function MetricsDock({ db, session, clip, frames, storedAreas, current, onPick }: Props) {
+export function MetricsDock({ db, session, store, clip, frames, storedAreas, current, onPick }: Props) {
   const view = usePanelView();
-  const store = useMemo(() => new LiveAreaStore(session, undefined, (ms) => recordPerf('progress areas from box', ms)), [session]);
-  useEffect(() => store.attach(), [store]);
   const live = useSyncExternalStore(store.subscribe, store.getSnapshot);
-  const areas = useMemo(() => mergeAreas(clip.frameCount, storedAreas, live.edited), [clip.frameCount, storedAreas, live.edited]);
+  // The areas exactly as the timeline's sparkline has them (the editor's one merge, useGtAreas).
+  const rows = useGtAreas(storedAreas, store);
+  const areas = useMemo(() => mergeAreas(clip.frameCount, rows, NO_EDITS), [clip.frameCount, rows]);
 
   if (!view.dock) {
     return (

@@ -134,3 +134,18 @@ export class LiveAreaStore {
     for (const fn of this.listeners) fn();
   }
 }
+
+const stores = new WeakMap<PanelSession, LiveAreaStore>();
+
+/**
+ * The one live area store of a session: the editor attaches it and hands it down (its `liveAreas`
+ * slot, src/app/editor/EditorPage.tsx), the timeline and the metric panels read the same object.
+ */
+export function liveAreaStoreFor(session: PanelSession, onBoxTime?: (ms: number) => void): LiveAreaStore {
+  let store = stores.get(session);
+  if (!store) {
+    store = new LiveAreaStore(session, undefined, onBoxTime);
+    stores.set(session, store);
+  }
+  return store;
+}

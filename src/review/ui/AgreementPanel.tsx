@@ -10,7 +10,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { SpocDb } from '../../store/db';
 import type { Clip, LayerSource } from '../../store/types';
-import { getLayer, listLayerSources, listLayers } from '../../store/layers';
+import { getLayer, listLayers } from '../../store/layers';
 import { listFrames } from '../../store/frames';
 import type { EditorSession } from '../../annotator/session/editorSession';
 import { fromFileList } from '../../io/files/virtualFile';
@@ -21,8 +21,7 @@ import { importAnnotationCoco, importAnnotationPngs } from '../agreement/annotat
 import { agreementRows, sortAgreement, type AgreementCache, type AgreementRow, type AgreementSort } from '../agreement/agreementRows';
 import { type MergeRule, type Resolution } from '../agreement/resolve';
 import { applyPick } from '../agreement/applyPick';
-import { comparableSources, effectiveB, useCompareUi } from './compareUiState';
-import { useReviewUi } from './reviewUiState';
+import { useCompareUi, useCompared, type CompareChoice } from './compareUiState';
 import { layerMap } from './overlayImage';
 
 interface Props {
@@ -31,27 +30,20 @@ interface Props {
   session: EditorSession;
   frameIndex: number;
   onPick: (k: number) => void;
+  /** The clip's layer sources, live (the editor's slot context). */
+  sources: readonly LayerSource[];
 }
 
 const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(3) : '—');
 
-export function AgreementPanel({ db, clip, session, frameIndex, onPick }: Props) {
+export function AgreementPanel({ db, clip, session, frameIndex, onPick, sources }: Props) {
   const user = useUserName(db);
-  const a = useCompareUi((s) => s.a);
-  const chosenB = useCompareUi((s) => s.b);
   const rule = useCompareUi((s) => s.rule);
-  const disputes = useCompareUi((s) => s.disputes);
-  const sideBySide = useCompareUi((s) => s.sideBySide);
-  const sources = useLiveQuery(() => listLayerSources(db, clip.id), [db, clip.id]) ?? [];
-  const options = comparableSources(sources, a);
-  const predSource = useReviewUi((s) => s.predSource);
-  const b = effectiveB(chosenB, options, predSource);
+  const { a, b, options, disputes, sideBySide } = useCompared(clip.id, sources);
+  const choose = (patch: Partial<CompareChoice>) => useCompareUi.getState().choose(clip.id, patch);
   const [name, setName] = useState('annotator 2');
   const [busy, setBusy] = useState(false);
   const [sort, setSort] = useState<AgreementSort>('iou');
-
-  // A new clip starts from gt against its own first second annotation.
-  useEffect(() => useCompareUi.getState().set({ a: 'gt', b: null, disputes: false }), [clip.id]);
 
   // Both sources' layers and the frames, live; rows recounted only for frames whose layers changed.
   const input = useLiveQuery(async () => {
@@ -90,7 +82,7 @@ export function AgreementPanel({ db, clip, session, frameIndex, onPick }: Props)
       const result = coco
         ? await importAnnotationCoco(db, clip.id, new Uint8Array(await coco.blob.arrayBuffer()), coco.path, name, { by: user, replace })
         : await importAnnotationPngs(db, clip.id, files, files[0].path.split('/')[0] || 'masks', name, { by: user, replace });
-      useCompareUi.getState().set({ b: result.source });
+      choose({ b: result.source });
       notify('info', `Imported ${result.source}: ${result.frames} frames.${result.warnings.length ? ' ' + result.warnings.join(' ') : ''}`);
     } catch (err) {
       notify('error', `Could not import the second annotation: ${messageOf(err)}`);
@@ -117,7 +109,7 @@ export function AgreementPanel({ db, clip, session, frameIndex, onPick }: Props)
     else if (outcome.status === 'unchanged') notify('info', `Frame ${k + 1}: gt already holds that; nothing changed.`);
   };
   const guard = (p: Promise<unknown>) => p.catch((err: unknown) => notify('error', messageOf(err)));
-  const setRule = (patch: Partial<MergeRule>) => useCompareUi.getState().set({ rule: { ...rule, ...patch } });
+  const setRule = (patch: Partial<MergeRule>) => useCompareUi.getState().setRule({ ...rule, ...patch });
 
   return (
     <section aria-label="Agreement" data-testid="agreement-panel">
@@ -138,14 +130,14 @@ export function AgreementPanel({ db, clip, session, frameIndex, onPick }: Props)
       ) : (
         <div className="mt-2 flex flex-col gap-1 text-xs">
           <div className="flex items-center gap-1">
-            <select aria-label="Agreement A" className="min-w-0 flex-1 rounded bg-zinc-950 px-1 py-0.5" value={a} onChange={(e) => useCompareUi.getState().set({ a: e.target.value as LayerSource })}>
+            <select aria-label="Agreement A" className="min-w-0 flex-1 rounded bg-zinc-950 px-1 py-0.5" value={a} onChange={(e) => choose({ a: e.target.value as LayerSource })}>
               {['gt', ...sources.filter((s) => s !== 'gt').sort()].map((s) => (
                 <option key={s} value={s}>
                   A: {s}
                 </option>
               ))}
             </select>
-            <select aria-label="Agreement B" className="min-w-0 flex-1 rounded bg-zinc-950 px-1 py-0.5" value={b} onChange={(e) => useCompareUi.getState().set({ b: e.target.value as LayerSource })}>
+            <select aria-label="Agreement B" className="min-w-0 flex-1 rounded bg-zinc-950 px-1 py-0.5" value={b} onChange={(e) => choose({ b: e.target.value as LayerSource })}>
               {options.map((s) => (
                 <option key={s} value={s}>
                   B: {s}
@@ -162,7 +154,7 @@ export function AgreementPanel({ db, clip, session, frameIndex, onPick }: Props)
             <button
               aria-pressed={sideBySide && disputes}
               className={`rounded px-2 py-0.5 ${sideBySide && disputes ? 'bg-sky-700' : 'bg-zinc-800 hover:bg-zinc-700'}`}
-              onClick={() => useCompareUi.getState().set(sideBySide && disputes ? { disputes: false } : { sideBySide: true, disputes: true })}
+              onClick={() => choose(sideBySide && disputes ? { disputes: false } : { sideBySide: true, disputes: true })}
             >
               Show disputed pixels
             </button>

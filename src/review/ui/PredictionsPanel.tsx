@@ -84,7 +84,7 @@ export function PredictionsPanel({ db, clip, user, frameIndex, onPick }: { db: S
           folder…
           <input type="file" className="hidden" data-testid="prediction-folder" {...{ webkitdirectory: '', directory: '' }} onChange={(e) => void importFiles(e.target.files).finally(() => (e.target.value = ''))} />
         </label>
-        <SideBySideToggle />
+        <SideBySideToggle clipId={clip.id} />
       </div>
       {preds.length > 0 && (
         <div className="mt-2 flex flex-col gap-1 text-xs">

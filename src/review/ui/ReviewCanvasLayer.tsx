@@ -15,7 +15,6 @@ import type { RoomTool } from '../../annotator/tools/roomTool';
 import { useRoomTool } from '../../annotator/ui/useRoomTool';
 import { useReviewUi } from './reviewUiState';
 import { getLayer } from '../../store/layers';
-import { useEditorView } from '../../annotator/ui/editorViewState';
 import { notify, messageOf } from '../../workspace/notices';
 import { layerMap, paintOverlay } from './overlayImage';
 import { usePublishRunners, usePublishScope } from '../../annotator/ui/roomActions';
@@ -67,10 +66,7 @@ export function ReviewCanvasLayer({ db, clip, session, frameIndex, canvas, zoom 
     return { frameIndex, source: predSource, gt: gt ?? null, pred: pred ?? null };
   }, [db, clip.id, frameIndex, active, predSource]);
 
-  // The gt masks show in "GT only" and "both" (only when the mode changes: the mask toggle key still works).
-  useEffect(() => {
-    useEditorView.getState().set({ masksVisible: overlay === 'gt' || overlay === 'both' || predSource === null });
-  }, [overlay, predSource]);
+  // Whether the gt masks show in each mode is declared, not set here: reviewMasks.ts.
 
   useEffect(() => {
     const view = canvas.current?.canvasView();
@@ -102,9 +98,6 @@ export function ReviewCanvasLayer({ db, clip, session, frameIndex, canvas, zoom 
       notify('error', `Could not draw the ${overlay} overlay: ${messageOf(err)}`);
     }
   }, [canvas, layers, active, overlay, predSource, clip.width, clip.height]);
-
-  // Leaving the editor with a prediction-only mode must not leave the gt masks hidden.
-  useEffect(() => () => useEditorView.getState().set({ masksVisible: true }), []);
 
   // Escape stops placing a comment: an action of the 'placing-comment' mode (reviewActions.ts).
   usePublishScope('placing-comment', placing);

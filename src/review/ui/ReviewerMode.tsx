@@ -20,7 +20,6 @@ import type { SpocDb } from '../../store/db';
 import type { Clip } from '../../store/types';
 import { listFrameVerdicts, putFrameVerdict } from '../../store/frameVerdicts';
 import type { CanvasHandle } from '../../annotator/ui/CanvasHost';
-import { useEditorView } from '../../annotator/ui/editorViewState';
 import { notify, messageOf } from '../../workspace/notices';
 import { useUserName } from '../../workspace/user';
 import { loadFrameReviewDiff } from '../annotatorVersionLoader';
@@ -28,7 +27,6 @@ import { DIFF_BITS } from '../errorMap';
 import { nextUnreviewed, verdictTally } from '../verdicts';
 import { DIFF_COLOURS, DIFF_LABELS, paintDiff, paintVersion } from './diffImage';
 import { useReviewer } from './reviewerState';
-import { useReviewUi } from './reviewUiState';
 import type { EditorSession } from '../../annotator/session/editorSession';
 import { usePublishRunners, usePublishScope } from '../../annotator/ui/roomActions';
 import { REVIEWER_ACTION_IDS } from './reviewActions';
@@ -144,17 +142,7 @@ function ReviewerPanel({ db, clip, session, frameIndex, canvas, goToFrame }: Pro
     return () => session.setViewOnly(null);
   }, [session, showAnnotator]);
 
-  // The gt masks make way for the annotator's version while it shows (again after the overlay mode
-  // changes: ReviewCanvasLayer, whose effects run first, sets the masks' visibility for its modes).
-  const overlayMode = useReviewUi((s) => s.overlay);
-  const predSource = useReviewUi((s) => s.predSource);
-  useEffect(() => {
-    if (!showAnnotator) return;
-    useEditorView.getState().set({ masksVisible: false });
-    // Back to what the overlay mode shows (ReviewCanvasLayer's rule).
-    return () => useEditorView.getState().set({ masksVisible: overlayMode === 'gt' || overlayMode === 'both' || predSource === null });
-  }, [showAnnotator, overlayMode, predSource]);
-
+  // The gt masks make way for the annotator's version while it shows: declared in reviewMasks.ts.
   // Draw into our own image node, next to the review overlay image in the canvas view's mask layer.
   const node = useMemo(() => new Konva.Image({ image: undefined, x: 0, y: 0, visible: false, listening: false }), []);
   useEffect(() => () => void node.destroy(), [node]);

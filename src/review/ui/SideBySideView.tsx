@@ -12,13 +12,12 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { SpocDb } from '../../store/db';
 import type { Clip, LayerSource } from '../../store/types';
 import type { LabelMap } from '../../masks/labelMap';
-import { getLayer, listLayerSources } from '../../store/layers';
+import { getLayer } from '../../store/layers';
 import type { FrameImageCache } from '../../annotator/session/frameImages';
 import { fitTransform, zoomAround, type ViewTransform } from '../../annotator/canvas/viewTransform';
 import { maskBoxPixels } from '../../annotator/canvas/maskPixels';
 import { useEditorView } from '../../annotator/ui/editorViewState';
-import { comparableSources, effectiveB, useCompareUi } from './compareUiState';
-import { useReviewUi } from './reviewUiState';
+import { useCompareUi, useCompared, type CompareChoice } from './compareUiState';
 import { layerMap } from './overlayImage';
 import { DISPUTE_COLOURS, DISPUTE, disputeMap, paintDisputes, type DisputeCounts } from '../agreement/resolve';
 
@@ -27,17 +26,19 @@ interface Props {
   clip: Clip;
   frameIndex: number;
   images: FrameImageCache;
+  /** The clip's layer sources, live (the editor's slot context). */
+  sources: readonly LayerSource[];
 }
 
 /** A button that opens or closes the side-by-side view (for the review panel). */
-export function SideBySideToggle() {
-  const on = useCompareUi((s) => s.sideBySide);
+export function SideBySideToggle({ clipId }: { clipId: string }) {
+  const on = useCompareUi((s) => s.sideBySide && s.clipId === clipId);
   return (
     <button
       className={`rounded px-2 py-0.5 text-xs ${on ? 'bg-sky-700' : 'bg-zinc-800 hover:bg-zinc-700'}`}
       aria-pressed={on}
       data-testid="side-by-side-toggle"
-      onClick={() => useCompareUi.getState().set({ sideBySide: !on })}
+      onClick={() => useCompareUi.getState().choose(clipId, { sideBySide: !on })}
     >
       Side by side
     </button>
@@ -59,27 +60,19 @@ function rgb(c: readonly number[]): string {
   return `rgb(${c[0]} ${c[1]} ${c[2]})`;
 }
 
-export function SideBySideView({ db, clip, frameIndex, images }: Props) {
+export function SideBySideView({ db, clip, frameIndex, images, sources }: Props) {
   // The view belongs to the clip it was opened on: another clip opens on its own canvas (the same
   // clip reopened after a status change keeps it).
   const on = useCompareUi((s) => s.sideBySide && s.clipId === clip.id);
-  useEffect(() => {
-    if (useCompareUi.getState().clipId !== clip.id) useCompareUi.getState().set({ clipId: clip.id, sideBySide: false, disputes: false, b: null });
-  }, [clip.id]);
   if (!on) return null;
-  return <SideBySide db={db} clip={clip} frameIndex={frameIndex} images={images} />;
+  return <SideBySide db={db} clip={clip} frameIndex={frameIndex} images={images} sources={sources} />;
 }
 
-function SideBySide({ db, clip, frameIndex, images }: Props) {
-  const a = useCompareUi((s) => s.a);
-  const chosenB = useCompareUi((s) => s.b);
-  const disputes = useCompareUi((s) => s.disputes);
+function SideBySide({ db, clip, frameIndex, images, sources }: Props) {
+  const { a, b, options, disputes } = useCompared(clip.id, sources);
+  const choose = (patch: Partial<CompareChoice>) => useCompareUi.getState().choose(clip.id, patch);
   const opacity = useEditorView((s) => s.opacity);
   const style = useEditorView((s) => s.style);
-  const sources = useLiveQuery(() => listLayerSources(db, clip.id), [db, clip.id]) ?? [];
-  const options = comparableSources(sources, a);
-  const predSource = useReviewUi((s) => s.predSource);
-  const b = effectiveB(chosenB, options, predSource);
   const size = useMemo(() => ({ width: clip.width, height: clip.height }), [clip.width, clip.height]);
 
   // Masks of both sides, live: a saved edit or a pick redraws.
@@ -255,7 +248,7 @@ function SideBySide({ db, clip, frameIndex, images }: Props) {
         <span className="font-medium">Side by side · frame {frameIndex + 1}</span>
         <label className="flex items-center gap-1">
           A
-          <select aria-label="Left source" className="rounded bg-zinc-900 px-1" value={a} onChange={(e) => useCompareUi.getState().set({ a: e.target.value as LayerSource })}>
+          <select aria-label="Left source" className="rounded bg-zinc-900 px-1" value={a} onChange={(e) => choose({ a: e.target.value as LayerSource })}>
             {['gt', ...sources.filter((s) => s !== 'gt').sort()].map((s) => (
               <option key={s} value={s}>
                 {s}
@@ -265,7 +258,7 @@ function SideBySide({ db, clip, frameIndex, images }: Props) {
         </label>
         <label className="flex items-center gap-1">
           B
-          <select aria-label="Right source" className="rounded bg-zinc-900 px-1" value={b ?? ''} onChange={(e) => useCompareUi.getState().set({ b: e.target.value as LayerSource })}>
+          <select aria-label="Right source" className="rounded bg-zinc-900 px-1" value={b ?? ''} onChange={(e) => choose({ b: e.target.value as LayerSource })}>
             {options.map((s) => (
               <option key={s} value={s}>
                 {s}
@@ -274,7 +267,7 @@ function SideBySide({ db, clip, frameIndex, images }: Props) {
           </select>
         </label>
         <label className="flex items-center gap-1" title="Paint the pixels where A and B disagree, on both sides">
-          <input type="checkbox" checked={disputes} onChange={(e) => useCompareUi.getState().set({ disputes: e.target.checked })} /> disputed pixels
+          <input type="checkbox" checked={disputes} onChange={(e) => choose({ disputes: e.target.checked })} /> disputed pixels
         </label>
         <span className="flex-1" />
         <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" onClick={fit}>
@@ -289,7 +282,7 @@ function SideBySide({ db, clip, frameIndex, images }: Props) {
         >
           1:1
         </button>
-        <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" aria-label="Close side-by-side view" onClick={() => useCompareUi.getState().set({ sideBySide: false })}>
+        <button className="rounded bg-zinc-800 px-2 py-0.5 hover:bg-zinc-700" aria-label="Close side-by-side view" onClick={() => choose({ sideBySide: false })}>
           ✕
         </button>
       </div>
