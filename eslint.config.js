@@ -17,11 +17,19 @@ export default tseslint.config(
     },
   },
   {
+    // Test scaffolding (fixtures, tiny projects, zips) lives in src/testing; app code never imports it.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'src/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['*/testing/*'] }],
+    },
+  },
+  {
     // The pure rooms run in workers, Node and the CLI: keep the DOM, React and Dexie out of them.
     files: ['src/masks/**/*.ts', 'src/metrics/**/*.ts', 'src/demo/**/*.ts', 'src/rpc/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/metrics/panels/**', 'src/demo/encodeVideo.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', 'dexie', 'konva', '*/store/*', '*/app/*', '*/workspace/*'] }],
+      'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', 'dexie', 'konva', '*/store/*', '*/app/*', '*/workspace/*', '*/testing/*'] }],
     },
   },
   {
@@ -30,6 +38,14 @@ export default tseslint.config(
     files: ['src/annotator/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['*/app/*', '*/review/*', '*/metrics/*', '*/inference/*'] }],
+    },
+  },
+  {
+    // The annotator's app code: both rules above at once (a later block replaces a rule's options).
+    files: ['src/annotator/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['*/app/*', '*/review/*', '*/metrics/*', '*/inference/*', '*/testing/*'] }],
     },
   },
 );

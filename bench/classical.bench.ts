@@ -4,7 +4,7 @@
  * nothing here asserts on speed.
  */
 import { createDemoClip } from '../src/demo/generator';
-import { nodeCv } from '../src/inference/classical/testCv';
+import { nodeCv } from '../src/testing/opencv';
 import { grabCut, regionFromClick } from '../src/inference/classical/segment';
 import { propagateByFlow } from '../src/inference/classical/flow';
 import { predictStates, trainStateModel } from '../src/inference/classical/stateClassifier';

@@ -14,7 +14,7 @@ import { createCarriedClip } from '../src/demo/carried';
 import { ClassicalClient } from '../src/inference/classical/classicalClient';
 import { inProcessTransport } from '../src/rpc/transport';
 import { createClassicalHandler } from '../src/inference/classical/handler';
-import { nodeCv } from '../src/inference/classical/testCv';
+import { nodeCv } from '../src/testing/opencv';
 import { carriedScene, demoScene, runChain, type ChainStep, type SampledScene } from '../src/inference/propagate/accuracy';
 import { calibrationError, fitIsotonic } from '../src/inference/propagate/calibration';
 import type { PropagationEngine } from '../src/inference/propagate/propagateFrame';

@@ -6,7 +6,7 @@
  * Run: npm run bench proposals
  */
 import { proposeFrame } from '../src/inference/prelabel/frameProposals';
-import { inProcessClient, solidImage, tinyFiles } from '../src/inference/testSupport';
+import { inProcessClient, solidImage, tinyFiles } from '../src/testing/inference';
 
 const bytes = (path: string) => ({ bytes: tinyFiles()[path].slice() });
 const client = inProcessClient();

@@ -22,7 +22,7 @@ import { chromium } from '@playwright/test';
 import { encode as encodeJpeg } from 'jpeg-js';
 import { createDemoClip } from '../src/demo';
 import { readZip } from '../src/io/files/zipArchive';
-import { entry, forgeZip, manyEntryBomb } from '../src/io/files/testZips';
+import { entry, forgeZip, manyEntryBomb } from '../src/testing/zips';
 
 const port = Number(process.env.ZIP_BENCH_PORT ?? 4396);
 const here = path.dirname(new URL(import.meta.url).pathname);

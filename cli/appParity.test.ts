@@ -19,7 +19,7 @@ import { commitClipImports, type DraftLayer } from '../src/store/importCommit';
 import { createProject } from '../src/store/projects';
 import { setFrameIgnored } from '../src/store/frames';
 import { listClips } from '../src/store/clips';
-import { clipDraft, freshDb, pngBlob } from '../src/store/testFixtures';
+import { clipDraft, freshDb, pngBlob } from '../src/testing/storeFixtures';
 import type { SpocDb } from '../src/store/db';
 import { runCli, tempDir } from './testing';
 

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { createProject, expectError } from './helpers/app';
 import { readRows, storeSnapshot } from './helpers/store';
 import { writeBytes, writeFrames } from './fixtures/files';
-import { entry, forgeZip, manyEntryBomb } from '../src/io/files/testZips';
+import { entry, forgeZip, manyEntryBomb } from '../src/testing/zips';
 
 /** Starts a 20 ms timer in the page that records its longest gap: a frozen main thread shows as a long gap. */
 async function startTickProbe(page: Page): Promise<void> {

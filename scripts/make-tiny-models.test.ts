@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseManifestText } from '../src/inference/models/manifest';
-import { inProcessClient } from '../src/inference/testSupport';
+import { inProcessClient } from '../src/testing/inference';
 import { makeTinyModels } from './make-tiny-models';
 
 const dirs: string[] = [];

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { damagedDirectoryZip, manyEntryBomb, namedZip } from '../../src/io/files/testZips';
+import { damagedDirectoryZip, manyEntryBomb, namedZip } from '../../src/testing/zips';
 import { runCli, tempDir } from '../testing';
 
 let root: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clipAgreement, disputesFromCounts, frameAgreement } from './agreement';
 import { countFrame } from './spoc';
-import { row } from './testFixtures';
+import { row } from '../testing/metricFixtures';
 
 const close = (a: number, e: number): void => expect(Math.abs(a - e)).toBeLessThanOrEqual(1e-9);
 

@@ -4,7 +4,7 @@ import type { BinaryMask } from './binaryMask';
 import { boundaryF, boundaryMap, boundaryRadius, squaredDistanceTransform } from './boundary';
 import { jAndF } from './davis';
 import { jaccard } from './jaccard';
-import { blank, sq } from './testFixtures';
+import { blank, sq } from '../testing/metricFixtures';
 
 const close = (actual: number, expected: number): void => {
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1e-9);

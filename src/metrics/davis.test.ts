@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateSequence, jAndF } from './davis';
-import { blank, sq } from './testFixtures';
+import { blank, sq } from '../testing/metricFixtures';
 
 const close = (a: number, e: number): void => expect(Math.abs(a - e)).toBeLessThanOrEqual(1e-9);
 

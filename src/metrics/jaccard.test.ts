@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLabelMap } from '../masks/labelMap';
 import { maskArea, maskOfLabels, voidMaskOf } from './binaryMask';
 import { iouOrOne, jaccard, overlap } from './jaccard';
-import { blank, row, sq } from './testFixtures';
+import { blank, row, sq } from '../testing/metricFixtures';
 
 describe('jaccard', () => {
   it('counts intersection and union outside void', () => {

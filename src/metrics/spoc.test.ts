@@ -11,7 +11,7 @@ import {
   scoreColumns,
   withFrame,
 } from './spoc';
-import { paint, row } from './testFixtures';
+import { paint, row } from '../testing/metricFixtures';
 
 const close = (a: number, e: number): void => expect(Math.abs(a - e)).toBeLessThanOrEqual(1e-9);
 

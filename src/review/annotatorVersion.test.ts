@@ -6,7 +6,7 @@ import { patchToRevision } from '../annotator/revisionPatch';
 import type { ClipEvent, Revision } from '../store/types';
 import { annotatorVersion, reviewBaseline } from './annotatorVersion';
 import { diffMaps } from './errorMap';
-import { draw } from './testSupport';
+import { draw } from '../testing/review';
 
 const ev = (seq: number, action: string, by: string, at: number): ClipEvent => ({ seq, clipId: 'c', action, from: 'in_progress', to: 'submitted', by, at });
 

@@ -7,11 +7,11 @@ import type { SpocDb } from '../store/db';
 import { commitClipImport } from '../store/importCommit';
 import { createProject } from '../store/projects';
 import { saveLayerEdit } from '../store/layers';
-import { freshDb, importDraft } from '../store/testFixtures';
+import { freshDb, importDraft } from '../testing/storeFixtures';
 import type { Clip } from '../store/types';
 import { loadFrameReviewDiff } from './annotatorVersionLoader';
 import { takeClipStep } from './reviewSteps';
-import { rects } from './testSupport';
+import { rects } from '../testing/review';
 
 let db: SpocDb;
 let clip: Clip;

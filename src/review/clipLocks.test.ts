@@ -5,14 +5,14 @@ import { VOC_PALETTE, encodeIndexedPng } from '../io/indexedPng';
 import type { SpocDb } from '../store/db';
 import { commitClipImport } from '../store/importCommit';
 import { createProject } from '../store/projects';
-import { H, W, freshDb, importDraft, snapshot } from '../store/testFixtures';
+import { H, W, freshDb, importDraft, snapshot } from '../testing/storeFixtures';
 import type { Clip } from '../store/types';
 import { ClipBusyError } from '../workspace/clipWriteLock';
-import { settle, twoTabs } from '../workspace/testLocks';
+import { settle, twoTabs } from '../testing/locks';
 import { importAnnotationPngs } from './agreement/annotations';
 import { importPredictionPngs } from './predictions';
 import { approveClip, takeClipStep } from './reviewSteps';
-import { rects } from './testSupport';
+import { rects } from '../testing/review';
 
 /*
  * Two tabs (docs/durability.md): writers outside the editor (lifecycle steps, prediction and second-annotation imports)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LabelMap, RgbaImage } from '../masks/labelMap';
 import { countFrame } from '../metrics/spoc';
 import { DIFF_BITS, ERROR_CLASS, ERROR_COLOURS, diffMaps, errorMap, frameCountsOf, paintErrorMap, summarizeErrors } from './errorMap';
-import { draw } from './testSupport';
+import { draw } from '../testing/review';
 
 /** Label values as they occur: states, background, release labels, void, and a stray value. */
 const labelArb = fc.constantFrom(0, 0, 0, 1, 1, 2, 2, 3, 4, 5, 255, 7);

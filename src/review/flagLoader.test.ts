@@ -3,11 +3,11 @@ import { encodeLayer } from '../masks/layers';
 import type { SpocDb } from '../store/db';
 import { commitClipImport } from '../store/importCommit';
 import { createProject } from '../store/projects';
-import { freshDb, importDraft } from '../store/testFixtures';
+import { freshDb, importDraft } from '../testing/storeFixtures';
 import type { Clip } from '../store/types';
 import { loadClipFlags, saveFlagDismissal } from './flagStore';
 import { loadClipFlagsInChunks } from './flagLoader';
-import { draw } from './testSupport';
+import { draw } from '../testing/review';
 
 let db: SpocDb;
 let clip: Clip;

@@ -6,10 +6,10 @@ import { setFrameIgnored } from '../store/frames';
 import { commitClipImport } from '../store/importCommit';
 import { putLayer } from '../store/layers';
 import { createProject } from '../store/projects';
-import { H, W, freshDb, importDraft } from '../store/testFixtures';
+import { H, W, freshDb, importDraft } from '../testing/storeFixtures';
 import type { Clip } from '../store/types';
 import { loadClipFlags, saveFlagDismissal, undoFlagDismissal } from './flagStore';
-import { draw } from './testSupport';
+import { draw } from '../testing/review';
 
 let db: SpocDb;
 let clip: Clip;

@@ -12,7 +12,7 @@ import { StoreError } from '../store/errors';
 import { commitClipImport } from '../store/importCommit';
 import { getLayer, listLayers } from '../store/layers';
 import { createProject } from '../store/projects';
-import { H, W, freshDb, importDraft, snapshot } from '../store/testFixtures';
+import { H, W, freshDb, importDraft, snapshot } from '../testing/storeFixtures';
 import type { Clip } from '../store/types';
 import { errorMap } from './errorMap';
 import {
@@ -23,7 +23,7 @@ import {
   readPredictionCoco,
   readPredictionPngs,
 } from './predictions';
-import { rects } from './testSupport';
+import { rects } from '../testing/review';
 
 const gtA = rects(W, H, 0, [1, 0, 0, 3, 4], [2, 3, 0, 3, 4]);
 const gtB = rects(W, H, 0, [1, 0, 2, 2, 2], [2, 2, 1, 5, 4]);

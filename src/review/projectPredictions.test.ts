@@ -7,7 +7,7 @@ import type { SpocDb } from '../store/db';
 import { commitClipImport } from '../store/importCommit';
 import { listLayers } from '../store/layers';
 import { createProject } from '../store/projects';
-import { H, W, freshDb, importDraft, snapshot } from '../store/testFixtures';
+import { H, W, freshDb, importDraft, snapshot } from '../testing/storeFixtures';
 import type { Clip } from '../store/types';
 import { predictionTarget } from './predictions';
 import { commitProjectPredictions, readProjectPredictions } from './projectPredictions';

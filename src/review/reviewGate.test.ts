@@ -7,7 +7,7 @@ import { listClipEvents } from '../store/clipEvents';
 import { putFrameVerdict } from '../store/frameVerdicts';
 import { setFrameIgnored, setFrameReviewed } from '../store/frames';
 import { appendRevision } from '../store/revisions';
-import { H, W, freshDb, importDraft, rleWithArea, snapshot } from '../store/testFixtures';
+import { H, W, freshDb, importDraft, rleWithArea, snapshot } from '../testing/storeFixtures';
 import type { Clip } from '../store/types';
 import { approvalRefusal, checkApproval, frameRanges, framesWithoutVerdict, submitWarning, unansweredFrames, type ApprovalFacts } from './reviewGate';
 import { loadApprovalFacts, loadUnansweredFrames } from './reviewGateLoader';

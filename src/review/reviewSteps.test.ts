@@ -3,7 +3,7 @@ import type { SpocDb } from '../store/db';
 import { StoreError } from '../store/errors';
 import { commitClipImport } from '../store/importCommit';
 import { createProject } from '../store/projects';
-import { freshDb, importDraft } from '../store/testFixtures';
+import { freshDb, importDraft } from '../testing/storeFixtures';
 import type { Clip } from '../store/types';
 import { lastActors, listClipEvents } from '../store/clipEvents';
 import { putFrameVerdict } from '../store/frameVerdicts';

@@ -7,11 +7,11 @@ import { commitClipImport } from '../store/importCommit';
 import { createProject } from '../store/projects';
 import { putLayer } from '../store/layers';
 import { setFrameIgnored } from '../store/frames';
-import { freshDb, importDraft } from '../store/testFixtures';
+import { freshDb, importDraft } from '../testing/storeFixtures';
 import type { Clip } from '../store/types';
 import { frameIouRows, nextInRanking, rankByWorstIou, type FrameIou } from './worstIou';
 import { loadFrameIous } from './worstIouLoader';
-import { rects } from './testSupport';
+import { rects } from '../testing/review';
 
 const row = (frameIndex: number, act: number, trf: number, mean: number): FrameIou => ({ frameIndex, act, trf, mean });
 

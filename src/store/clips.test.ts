@@ -14,7 +14,7 @@ import type { SpocDb } from './db';
 import { commitClipImport } from './importCommit';
 import { saveLayerEdit } from './layers';
 import { createProject } from './projects';
-import { H, W, freshDb, importDraft, rleWithArea, snapshot, storeRejection } from './testFixtures';
+import { H, W, freshDb, importDraft, rleWithArea, snapshot, storeRejection } from '../testing/storeFixtures';
 import type { Project } from './types';
 
 let db: SpocDb;

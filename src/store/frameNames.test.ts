@@ -4,7 +4,7 @@ import { StoreError } from './errors';
 import { listFrames } from './frames';
 import { commitClipImport } from './importCommit';
 import { createProject } from './projects';
-import { freshDb, importDraft, snapshot } from './testFixtures';
+import { freshDb, importDraft, snapshot } from '../testing/storeFixtures';
 import type { Project } from './types';
 
 let db: SpocDb;

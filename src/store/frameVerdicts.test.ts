@@ -4,7 +4,7 @@ import { StoreError } from './errors';
 import { commitClipImport } from './importCommit';
 import { createProject } from './projects';
 import { deleteClip } from './clips';
-import { freshDb, importDraft, snapshot } from './testFixtures';
+import { freshDb, importDraft, snapshot } from '../testing/storeFixtures';
 import type { Clip } from './types';
 import { latestVerdicts, listFrameVerdictHistory, listFrameVerdicts, putFrameVerdict } from './frameVerdicts';
 

@@ -4,7 +4,7 @@ import type { SpocDb } from './db';
 import { getFrame, getFrameImage, listFrames, setFrameIgnored, setFramePhase, setFramePhaseRange, setFramePhases, setFrameReviewed } from './frames';
 import { commitClipImport } from './importCommit';
 import { createProject } from './projects';
-import { freshDb, importDraft } from './testFixtures';
+import { freshDb, importDraft } from '../testing/storeFixtures';
 import type { Clip } from './types';
 
 let db: SpocDb;

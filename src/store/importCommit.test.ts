@@ -7,7 +7,7 @@ import { commitClipImport, commitClipImports, draftBytes, isImportRunningHere, t
 import type { ChunkLimits } from './importChunks';
 import { layerAreas } from './layers';
 import { createProject, newProjectRow } from './projects';
-import { W, H, freshDb, gtLayer, importDraft, pngBlob, rleWithArea, snapshot, storeRejection as rejection } from './testFixtures';
+import { W, H, freshDb, gtLayer, importDraft, pngBlob, rleWithArea, snapshot, storeRejection as rejection } from '../testing/storeFixtures';
 import type { Project } from './types';
 
 let db: SpocDb;

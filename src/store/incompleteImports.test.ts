@@ -8,7 +8,7 @@ import type { SpocDb } from './db';
 import { commitClipImport } from './importCommit';
 import { projectStats } from './progress';
 import { createProject } from './projects';
-import { freshDb, importDraft, snapshot } from './testFixtures';
+import { freshDb, importDraft, snapshot } from '../testing/storeFixtures';
 import type { Clip, Project } from './types';
 
 let db: SpocDb;

@@ -16,7 +16,7 @@ import {
 } from './layers';
 import { createProject } from './projects';
 import { appendRevision, listClipRevisions, listRevisions } from './revisions';
-import { H, W, freshDb, importDraft, rleFromPicture, rleWithArea, snapshot } from './testFixtures';
+import { H, W, freshDb, importDraft, rleFromPicture, rleWithArea, snapshot } from '../testing/storeFixtures';
 import type { Clip, LayerInput } from './types';
 
 let db: SpocDb;

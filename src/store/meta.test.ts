@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from './db';
 import { deleteMeta, getMeta, getUserName, markDemoOffered, setMeta, setUserName, shouldOfferDemo } from './meta';
 import { createProject } from './projects';
-import { freshDb } from './testFixtures';
+import { freshDb } from '../testing/storeFixtures';
 
 let db: SpocDb;
 beforeEach(async () => {

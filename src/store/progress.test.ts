@@ -6,7 +6,7 @@ import { commitClipImport } from './importCommit';
 import { putLayer } from './layers';
 import { clipProgress, countProgress, projectStats } from './progress';
 import { createProject } from './projects';
-import { freshDb, gtLayer, importDraft } from './testFixtures';
+import { freshDb, gtLayer, importDraft } from '../testing/storeFixtures';
 import type { Project } from './types';
 
 let db: SpocDb;

@@ -3,7 +3,7 @@ import type { SpocDb } from './db';
 import { StoreError } from './errors';
 import { commitClipImport } from './importCommit';
 import { createProject, deleteProject, getProject, listProjects, updateProject } from './projects';
-import { freshDb, importDraft } from './testFixtures';
+import { freshDb, importDraft } from '../testing/storeFixtures';
 
 let db: SpocDb;
 beforeEach(async () => {

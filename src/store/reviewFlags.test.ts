@@ -4,7 +4,7 @@ import type { SpocDb } from './db';
 import { commitClipImport } from './importCommit';
 import { createProject, deleteProject } from './projects';
 import { deleteFlagDismissal, listFlagDismissals, putFlagDismissal } from './reviewFlags';
-import { freshDb, importDraft, storeRejection as rejection } from './testFixtures';
+import { freshDb, importDraft, storeRejection as rejection } from '../testing/storeFixtures';
 import type { Clip, FlagDismissal } from './types';
 
 let db: SpocDb;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeRle } from '../masks/rle';
 import { decodeCounts, rleArea } from './rleArea';
-import { countsToString, rleFromPicture } from './testFixtures';
+import { countsToString, rleFromPicture } from '../testing/storeFixtures';
 
 describe('decodeCounts', () => {
   it('decodes a hand-encoded string with multi-chunk and negative deltas', () => {

@@ -12,7 +12,7 @@ import { listFrameVerdictHistory, listFrameVerdicts, putFrameVerdict } from './f
 import { listFrames } from './frames';
 import { listFlagDismissals, putFlagDismissal } from './reviewFlags';
 import { deleteClip } from './clips';
-import { H, W, clipDraft, fakeIdb, rleWithArea } from './testFixtures';
+import { H, W, clipDraft, fakeIdb, rleWithArea } from '../testing/storeFixtures';
 
 describe('fresh database', () => {
   it('opens at the current version with every table', async () => {

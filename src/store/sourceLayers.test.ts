@@ -4,7 +4,7 @@ import { commitClipImport } from './importCommit';
 import { layerAreas, listLayers } from './layers';
 import { createProject } from './projects';
 import { writeSourceLayers } from './sourceLayers';
-import { H, W, freshDb, importDraft, rleWithArea, snapshot, storeRejection as rejection } from './testFixtures';
+import { H, W, freshDb, importDraft, rleWithArea, snapshot, storeRejection as rejection } from '../testing/storeFixtures';
 import type { Clip } from './types';
 
 let db: SpocDb;

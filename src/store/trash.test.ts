@@ -6,7 +6,7 @@ import { commitClipImport } from './importCommit';
 import { saveLayerEdit } from './layers';
 import { projectStats } from './progress';
 import { createProject, listProjects } from './projects';
-import { H, W, freshDb, importDraft, rleWithArea, snapshot, storeRejection } from './testFixtures';
+import { H, W, freshDb, importDraft, rleWithArea, snapshot, storeRejection } from '../testing/storeFixtures';
 import {
   clipIdsOfProjects,
   listTrashedClips,

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from './db';
 import { commitClipImport } from './importCommit';
 import { createProject } from './projects';
-import { freshDb, importDraft, storeRejection } from './testFixtures';
+import { freshDb, importDraft, storeRejection } from '../testing/storeFixtures';
 import { purgeClips, trashClip } from './trash';
 import type { Project, SourceVideoRef } from './types';
 import { MemoryVideoFiles, UNREFERENCED_GRACE_MS, removeUnreferencedVideos, removeVideosIfUnused } from './videoFiles';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClipLocks } from './clipLocks';
 import { ClipBusyError, withClipWriteLock } from './clipWriteLock';
-import { settle, sharedLockManager } from './testLocks';
+import { settle, sharedLockManager } from '../testing/locks';
 
 /*
  * Two ClipLocks in one process stand for two tabs. The broadcast mode runs over Node's real

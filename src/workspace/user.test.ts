@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Dexie } from 'dexie';
 import { openSpocDb, type SpocDb } from '../store/db';
 import { getUserName, setUserName } from '../store/meta';
-import { fakeIdb, freshDb } from '../store/testFixtures';
+import { fakeIdb, freshDb } from '../testing/storeFixtures';
 import { DEFAULT_USER, PENDING_NAME_KEY, UserNameStore, currentUserName, userNames, type NameNote } from './user';
 
 /** localStorage as a Map. */

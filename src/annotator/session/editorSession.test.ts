@@ -4,12 +4,12 @@ import { createProject } from '../../store/projects';
 import { commitClipImport } from '../../store/importCommit';
 import { getLayer } from '../../store/layers';
 import { listRevisions } from '../../store/revisions';
-import { freshDb, importDraft } from '../../store/testFixtures';
+import { freshDb, importDraft } from '../../testing/storeFixtures';
 import type { Clip } from '../../store/types';
 import { labelArea } from '../../masks/geometry';
 import { EditorSession } from './editorSession';
 import { saveFrameEdits, type FrameEdits } from '../../store/layers';
-import { H, rleWithArea, W } from '../../store/testFixtures';
+import { H, rleWithArea, W } from '../../testing/storeFixtures';
 
 let db: SpocDb;
 let clip: Clip;

@@ -8,7 +8,7 @@ import { createProject } from '../../store/projects';
 import { commitClipImport } from '../../store/importCommit';
 import { getLayer } from '../../store/layers';
 import { listRevisions } from '../../store/revisions';
-import { freshDb, importDraft } from '../../store/testFixtures';
+import { freshDb, importDraft } from '../../testing/storeFixtures';
 import type { Clip } from '../../store/types';
 import { userNames, authorNow } from '../../workspace/user';
 import { EditorSession } from './editorSession';

@@ -9,7 +9,7 @@ import { createProject } from '../../store/projects';
 import { commitClipImport } from '../../store/importCommit';
 import { getLayer } from '../../store/layers';
 import { listRevisions } from '../../store/revisions';
-import { freshDb, importDraft } from '../../store/testFixtures';
+import { freshDb, importDraft } from '../../testing/storeFixtures';
 import type { Clip } from '../../store/types';
 import { labelArea } from '../../masks/geometry';
 import type { LabelMap } from '../../masks/labelMap';

@@ -4,9 +4,9 @@ import { openSpocDb, type SpocDb } from '../../store/db';
 import { commitClipImport } from '../../store/importCommit';
 import { createProject } from '../../store/projects';
 import { clipRevisions } from '../../store/keys';
-import { fakeIdb, importDraft } from '../../store/testFixtures';
+import { fakeIdb, importDraft } from '../../testing/storeFixtures';
 import type { Clip } from '../../store/types';
-import { paint } from '../../io/bundle/testProject';
+import { paint } from '../../testing/bundleProject';
 import { externalChangeBetween, externalChangeNotice, watchExternalGtChanges, type ExternalGtChange } from './externalChanges';
 
 /*

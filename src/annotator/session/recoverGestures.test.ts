@@ -5,7 +5,7 @@ import { commitClipImport } from '../../store/importCommit';
 import { getLayer } from '../../store/layers';
 import { listRevisions } from '../../store/revisions';
 import { trashClip } from '../../store/trash';
-import { freshDb, importDraft } from '../../store/testFixtures';
+import { freshDb, importDraft } from '../../testing/storeFixtures';
 import type { Clip } from '../../store/types';
 import { labelArea } from '../../masks/geometry';
 import { EditorSession } from './editorSession';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from '../../store/db';
 import { createProject } from '../../store/projects';
 import { commitClipImport } from '../../store/importCommit';
-import { freshDb, importDraft } from '../../store/testFixtures';
+import { freshDb, importDraft } from '../../testing/storeFixtures';
 import type { Clip } from '../../store/types';
 import { labelArea } from '../../masks/geometry';
 import type { ActionScope } from '../actions';

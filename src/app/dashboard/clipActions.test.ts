@@ -6,12 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from '../../store/db';
 import { commitClipImport } from '../../store/importCommit';
 import { createProject, listProjects } from '../../store/projects';
-import { freshDb, importDraft, snapshot } from '../../store/testFixtures';
+import { freshDb, importDraft, snapshot } from '../../testing/storeFixtures';
 import { listTrashedClips } from '../../store/trash';
 import type { Clip, Project } from '../../store/types';
 import { ClipBusyError } from '../../workspace/clipWriteLock';
 import type { ClipHold } from '../../workspace/clipLocks';
-import { settle, twoTabs } from '../../workspace/testLocks';
+import { settle, twoTabs } from '../../testing/locks';
 import { deleteClipsForGood, deleteProjectsForGood, editClip, emptyClipTrash, moveClipToTrash, moveProjectToTrash, restoreClipFromTrash } from './clipActions';
 
 let db: SpocDb;

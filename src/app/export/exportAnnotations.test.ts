@@ -9,7 +9,7 @@ import type { SpocDb } from '../../store/db';
 import { commitClipImport } from '../../store/importCommit';
 import { createProject } from '../../store/projects';
 import { trashClip } from '../../store/trash';
-import { freshDb, gtLayer, importDraft } from '../../store/testFixtures';
+import { freshDb, gtLayer, importDraft } from '../../testing/storeFixtures';
 import type { Clip, Project } from '../../store/types';
 import { FORMAT_IDS, type FormatId } from '../../io/formats';
 import { exportAnnotations, type ExportResult } from './exportAnnotations';

@@ -3,7 +3,7 @@ import { ClassicalClient } from './classicalClient';
 import { inProcessTransport } from '../../rpc/transport';
 import { createClassicalHandler } from './handler';
 import { centroid, iou, paintDisc, texture, translate } from './synthetic';
-import { nodeCv } from './testCv';
+import { nodeCv } from '../../testing/opencv';
 
 let loads = 0;
 const client = new ClassicalClient(

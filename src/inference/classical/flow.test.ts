@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Cv } from './cv';
 import { propagateByFlow } from './flow';
 import { centroid, iou, paintDisc, texture, translate, translateMask } from './synthetic';
-import { nodeCv } from './testCv';
+import { nodeCv } from '../../testing/opencv';
 
 let cv: Cv;
 beforeAll(async () => {

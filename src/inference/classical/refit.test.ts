@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCarriedClip } from '../../demo/carried';
 import { translateMask } from './synthetic';
 import { refitLabels } from './refit';
-import { nodeCv } from './testCv';
+import { nodeCv } from '../../testing/opencv';
 
 describe('refitLabels (GrabCut from a carried mask)', () => {
   it('fits the same frame and mask the same way whatever ran before it in the worker', async () => {

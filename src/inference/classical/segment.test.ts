@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Cv } from './cv';
 import { grabCut, regionFromClick, scissorsPath, scissorsRegion } from './segment';
 import { iou, paintDisc, texture } from './synthetic';
-import { nodeCv } from './testCv';
+import { nodeCv } from '../../testing/opencv';
 
 let cv: Cv;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLIP_BOS, CLIP_EOS } from '../onnx/tiny/clipTokenizer';
 import { cosine } from '../spoc/similarity';
-import { openTiny, solidImage, tinyTokenizerJson } from '../testSupport';
+import { openTiny, solidImage, tinyTokenizerJson } from '../../testing/inference';
 import { createClipAdapter, type ClipAdapter } from './clip';
 import { CLIP_MEAN, CLIP_STD, clipPixelValues, clipResizeShape } from './clipPreprocess';
 import { CLIP_CONTEXT_LENGTH, createClipTokenizer } from './clipText';

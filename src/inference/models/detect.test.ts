@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openTiny, tinyTokenizerJson } from '../testSupport';
+import { openTiny, tinyTokenizerJson } from '../../testing/inference';
 import { createAdapter } from './adapters';
 import { detectRole, expectRole, ModelFormatError } from './detect';
 import type { ModelSession } from './session';

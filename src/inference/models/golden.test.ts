@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeTinyModelSet, computeTinyManifest } from '../onnx/tiny';
-import { openSession, openTiny } from '../testSupport';
+import { openSession, openTiny } from '../../testing/inference';
 import { compareWithGolden, goldenInputs, runSelfTest, summariseOutput, type GoldenSpec } from './golden';
 import { parseManifest } from './manifest';
 

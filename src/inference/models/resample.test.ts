@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RgbaImage } from '../../masks/labelMap';
-import { solidImage } from '../testSupport';
+import { solidImage } from '../../testing/inference';
 import { resampleRgb } from './resample';
 
 function image(width: number, height: number, f: (x: number, y: number) => [number, number, number]): RgbaImage {

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RgbaImage } from '../../masks/labelMap';
 import { TINY_SAM_RADII } from '../onnx/tiny/samOfficial';
 import { TINY_TJS_RADII } from '../onnx/tiny/samTransformersJs';
-import { discStats, openTiny, solidImage } from '../testSupport';
+import { discStats, openTiny, solidImage } from '../../testing/inference';
 import { createSamOfficialAdapter } from './samOfficial';
 import { createSamTransformersJsAdapter } from './samTransformersJs';
 import type { SamAdapter, SamEmbedding } from './samTypes';

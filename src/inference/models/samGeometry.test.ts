@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solidImage } from '../testSupport';
+import { solidImage } from '../../testing/inference';
 import { normaliseBox, officialPromptArrays, SAM_PIXEL_MEAN, SAM_PIXEL_STD, samGeometry, samPixelValues, toModelFrame, validatePrompt } from './samGeometry';
 
 describe('samGeometry', () => {

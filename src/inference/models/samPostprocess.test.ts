@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { f32 } from '../tensor';
-import { openTiny } from '../testSupport';
+import { openTiny } from '../../testing/inference';
 import { samGeometry } from './samGeometry';
 import { argmax, binarize, linearAxis, lowResMask, lowResToFrame, selectOfficialMask, supportWindow } from './samPostprocess';
 

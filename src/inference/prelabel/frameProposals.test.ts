@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RgbaImage } from '../../masks/labelMap';
 import { labelProposal } from '../spoc/eq1';
 import type { InferenceClient } from '../runtime/inferenceClient';
-import { inProcessClient, solidImage, tinyFiles } from '../testSupport';
+import { inProcessClient, solidImage, tinyFiles } from '../../testing/inference';
 import { proposeFrame } from './frameProposals';
 
 const W = 128;

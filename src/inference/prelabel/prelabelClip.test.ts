@@ -17,10 +17,10 @@ import type { SpocDb } from '../../store/db';
 import { commitClipImport } from '../../store/importCommit';
 import { layerAreas, listLayers } from '../../store/layers';
 import { createProject } from '../../store/projects';
-import { clipDraft, freshDb, importDraft, rleWithArea, snapshot } from '../../store/testFixtures';
+import { clipDraft, freshDb, importDraft, rleWithArea, snapshot } from '../../testing/storeFixtures';
 import type { Clip } from '../../store/types';
 import type { InferenceClient } from '../runtime/inferenceClient';
-import { inProcessClient, tinyFiles } from '../testSupport';
+import { inProcessClient, tinyFiles } from '../../testing/inference';
 import { prelabelClip, type PrelabelFrame, type PrelabelOptions } from './prelabelClip';
 
 const W = 128;

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLabelMap, type LabelMap } from '../../masks/labelMap';
 import { TINY_SAM_IOU } from '../onnx/tiny/samOfficial';
 import type { InferenceClient } from '../runtime/inferenceClient';
-import { discStats, inProcessClient, solidImage, tinyFiles } from '../testSupport';
+import { discStats, inProcessClient, solidImage, tinyFiles } from '../../testing/inference';
 import { propagateForward } from './forward';
 import { propagateFrame, type FlowPropagationBackend, type PropagationSource } from './propagateFrame';
 import { regionPrompt } from './prompts';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ClassicalClient } from '../classical/classicalClient';
 import { inProcessTransport } from '../../rpc/transport';
 import { createClassicalHandler } from '../classical/handler';
-import { nodeCv } from '../classical/testCv';
+import { nodeCv } from '../../testing/opencv';
 import { carriedScene, runChain } from './accuracy';
 import type { PropagationEngine } from './propagateFrame';
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { computeTinyManifest, makeTinyModelSet } from '../onnx/tiny';
 import { TINY_SAM_RADII } from '../onnx/tiny/samOfficial';
 import { cosine } from '../spoc/similarity';
-import { discStats, inProcessClient, nodeDeps, openSession, ort, solidImage, tinyFiles } from '../testSupport';
+import { discStats, inProcessClient, nodeDeps, openSession, ort, solidImage, tinyFiles } from '../../testing/inference';
 import type { InferenceClient } from './inferenceClient';
 import type { Ort } from './ortSession';
 import type { LoadParams, Progress } from './protocol';

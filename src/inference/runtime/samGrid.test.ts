@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cropMask } from '../spoc/croppedMask';
 import { pointGrid } from '../spoc/pointGrid';
-import { inProcessClient, nodeDeps, solidImage, tinyFiles } from '../testSupport';
+import { inProcessClient, nodeDeps, solidImage, tinyFiles } from '../../testing/inference';
 import { createDispatcher } from './dispatcher';
 import type { InferenceClient } from './inferenceClient';
 import type { RpcRequest as Request, RpcResponse as Response } from '../../rpc/protocol';

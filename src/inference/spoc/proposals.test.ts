@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { solidImage } from '../testSupport';
+import { solidImage } from '../../testing/inference';
 import { boxIou, cropMask, intersectionArea, maskIou, type CroppedMask } from './croppedMask';
 import { CLIP_MEAN_RGB, maskedCrop } from './maskedCrop';
 import { nms, type Proposal } from './nms';

@@ -1,6 +1,6 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { tinyFiles } from '../testSupport';
+import { tinyFiles } from '../../testing/inference';
 import { loadCachedModels, ModelDb, removeModel, saveModel } from './modelCache';
 import type { PickedModel } from './pickedModels';
 

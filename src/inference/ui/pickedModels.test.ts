@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { onnxSignature } from '../models/onnxSignature';
 import { computeTinyManifest, makeTinyModelSet } from '../onnx/tiny';
-import { openSession, tinyFiles } from '../testSupport';
+import { openSession, tinyFiles } from '../../testing/inference';
 import { groupPickedFiles, type PickedFile } from './pickedModels';
 
 const picked = (names: string[]): PickedFile[] => names.map((name) => ({ name, bytes: tinyFiles()[name] }));

@@ -11,7 +11,7 @@ import type { PaintClass } from '../../annotator/paint/paintRule';
 import type { PointerInput } from '../../annotator/tools/types';
 import { TINY_SAM_RADII } from '../onnx/tiny/samOfficial';
 import { TINY_TJS_RADII } from '../onnx/tiny/samTransformersJs';
-import { discStats, inProcessClient, solidImage, tinyFiles } from '../testSupport';
+import { discStats, inProcessClient, solidImage, tinyFiles } from '../../testing/inference';
 import type { InferenceClient } from '../runtime/inferenceClient';
 import { applySamMask, SamTool, type SamHost } from './samTool';
 import { labelsPatch } from '../../annotator/frameOps';

@@ -3,7 +3,7 @@ import { unzipSync } from 'fflate';
 import type { SpocDb } from '../../store/db';
 import { setFramePhase } from '../../store/frames';
 import { createProject } from '../../store/projects';
-import { freshDb, snapshot } from '../../store/testFixtures';
+import { freshDb, snapshot } from '../../testing/storeFixtures';
 import { StoreError } from '../../store/errors';
 import { SCHEMA_VERSION } from '../../store/schema';
 import { ImportError } from '../importError';
@@ -13,7 +13,7 @@ import { importBundle } from './importBundle';
 import type { ClipConflict } from './merge';
 import { BundleCancelled, type BundleProgress } from './progress';
 import { BlobSink, ChunkSink } from './sinks';
-import { exportToBlob, paint, seedProject, type SeededProject } from './testProject';
+import { exportToBlob, paint, seedProject, type SeededProject } from '../../testing/bundleProject';
 import { readZipDirectory } from '../files/zipDirectory';
 import { DEFAULT_ZIP_READ_LIMITS } from './zipReader';
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from '../../store/db';
-import { freshDb, snapshot } from '../../store/testFixtures';
+import { freshDb, snapshot } from '../../testing/storeFixtures';
 import { ClipBusyError } from '../../workspace/clipWriteLock';
-import { settle, twoTabs } from '../../workspace/testLocks';
+import { settle, twoTabs } from '../../testing/locks';
 import { importBundle } from './importBundle';
-import { exportToBlob, paint, seedProject, type SeededProject } from './testProject';
+import { exportToBlob, paint, seedProject, type SeededProject } from '../../testing/bundleProject';
 
 /*
  * Two tabs (docs/durability.md): a bundle import in one tab must not replace a clip another tab is editing (that editor

@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipSync } from 'fflate';
 import type { SpocDb } from '../../store/db';
 import { createProject } from '../../store/projects';
-import { freshDb, snapshot } from '../../store/testFixtures';
+import { freshDb, snapshot } from '../../testing/storeFixtures';
 import { ImportError } from '../importError';
 import { MANIFEST_PATH } from './format';
 import { importBundle } from './importBundle';
-import { editJson, exportToBlob, pngHeader, rebuild, seedProject, tinyImage, type SeededProject } from './testProject';
-import { manyEntryBomb } from '../files/testZips';
+import { editJson, exportToBlob, pngHeader, rebuild, seedProject, tinyImage, type SeededProject } from '../../testing/bundleProject';
+import { manyEntryBomb } from '../../testing/zips';
 
 const NAME = 'hostile.spoc.zip';
 let source: SpocDb;

@@ -7,12 +7,12 @@ import { applyClipStep } from '../../store/clipEvents';
 import { addComment, setCommentResolved } from '../../store/comments';
 import type { SpocDb } from '../../store/db';
 import { createProject } from '../../store/projects';
-import { freshDb, snapshot } from '../../store/testFixtures';
+import { freshDb, snapshot } from '../../testing/storeFixtures';
 import type { ClipComment, ClipEvent } from '../../store/types';
 import { ImportError } from '../importError';
 import { importBundle } from './importBundle';
 import type { ClipConflict } from './merge';
-import { editJson, exportToBlob, rebuild, seedProject, type SeededProject } from './testProject';
+import { editJson, exportToBlob, rebuild, seedProject, type SeededProject } from '../../testing/bundleProject';
 
 let a: SpocDb;
 let seeded: SeededProject;

@@ -5,12 +5,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from '../../store/db';
 import { listFrameVerdictHistory, listFrameVerdicts, putFrameVerdict } from '../../store/frameVerdicts';
-import { freshDb, snapshot } from '../../store/testFixtures';
+import { freshDb, snapshot } from '../../testing/storeFixtures';
 import type { FrameVerdict } from '../../store/types';
 import { ImportError } from '../importError';
 import { importBundle } from './importBundle';
 import type { ClipConflict } from './merge';
-import { editJson, exportToBlob, rebuild, seedProject, type SeededProject } from './testProject';
+import { editJson, exportToBlob, rebuild, seedProject, type SeededProject } from '../../testing/bundleProject';
 
 let a: SpocDb;
 let seeded: SeededProject;

@@ -12,7 +12,7 @@ import {
   manyEntryBomb,
   namedZip,
   unicodePathExtra,
-} from './testZips';
+} from '../../testing/zips';
 
 const blobOf = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>]);
 const bytes = (s: string) => new TextEncoder().encode(s);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCp437, decodeEntryName, unsafeEntryName } from './zipNames';
-import { unicodePathExtra } from './testZips';
+import { unicodePathExtra } from '../../testing/zips';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLabelMap } from '../../masks/labelMap';
 import { stateAreas } from '../progress';
 import { countFrame } from '../spoc';
-import { rng } from '../testFixtures';
+import { rng } from '../../testing/metricFixtures';
 import { countsFromAreas, frameIoUs } from './compareCounts';
 
 function randomMap(seed: number, empty: boolean) {

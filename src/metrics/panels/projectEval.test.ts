@@ -5,7 +5,7 @@ import { commitClipImports, type DraftLayer } from '../../store/importCommit';
 import { createProject } from '../../store/projects';
 import { setFrameIgnored, setFrameReviewed } from '../../store/frames';
 import { putLayer } from '../../store/layers';
-import { clipDraft, freshDb, pngBlob } from '../../store/testFixtures';
+import { clipDraft, freshDb, pngBlob } from '../../testing/storeFixtures';
 import type { FramePhase } from '../../store/types';
 import { countClip, evaluateSpoc, type EvalClip } from '../spoc';
 import { CountCache, countProject } from './projectEval';

@@ -3,7 +3,7 @@ import { encodeLayer } from '../../masks/layers';
 import type { LabelMap } from '../../masks/labelMap';
 import { clipAgreement } from '../../metrics/agreement';
 import type { Layer, LayerSource } from '../../store/types';
-import { rects } from '../testSupport';
+import { rects } from '../../testing/review';
 import { agreementRows, meanIou, sortAgreement, type AgreementCache } from './agreementRows';
 
 const W = 8;

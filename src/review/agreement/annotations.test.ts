@@ -12,10 +12,10 @@ import { StoreError } from '../../store/errors';
 import { commitClipImport } from '../../store/importCommit';
 import { getLayer, listLayerSources, listLayers } from '../../store/layers';
 import { createProject } from '../../store/projects';
-import { H, W, freshDb, importDraft, snapshot } from '../../store/testFixtures';
+import { H, W, freshDb, importDraft, snapshot } from '../../testing/storeFixtures';
 import type { Clip } from '../../store/types';
 import { isLayerSource } from '../../store/validate';
-import { rects } from '../testSupport';
+import { rects } from '../../testing/review';
 import { annotationSource, importAnnotationCoco, importAnnotationPngs, isAnnotationSource } from './annotations';
 
 const gt0 = rects(W, H, 0, [1, 0, 0, 3, 4], [2, 3, 0, 3, 4]);

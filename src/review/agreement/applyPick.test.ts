@@ -6,12 +6,12 @@ import { commitClipImport } from '../../store/importCommit';
 import { getLayer, listLayers } from '../../store/layers';
 import { createProject } from '../../store/projects';
 import { listRevisions } from '../../store/revisions';
-import { H, W, freshDb, importDraft } from '../../store/testFixtures';
+import { H, W, freshDb, importDraft } from '../../testing/storeFixtures';
 import type { Clip } from '../../store/types';
 import { importAnnotationPngs } from './annotations';
 import { encodeIndexedPng, VOC_PALETTE } from '../../io/indexedPng';
 import type { LabelMap } from '../../masks/labelMap';
-import { rects } from '../testSupport';
+import { rects } from '../../testing/review';
 import { applyPick } from './applyPick';
 import { mergeMaps } from './resolve';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { LabelMap } from '../../masks/labelMap';
 import { frameAgreement } from '../../metrics/agreement';
-import { draw } from '../testSupport';
+import { draw } from '../../testing/review';
 import { DISPUTE, DEFAULT_MERGE, disputeMap, mergeMaps, paintDisputes, resolveFrame, resolutionAction, type MergeRule } from './resolve';
 
 const VALUES = [0, 1, 2, 3, 4, 5, 255];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LabelMap } from '../../masks/labelMap';
-import { framesOf, rects } from '../testSupport';
+import { framesOf, rects } from '../../testing/review';
 import { FlagAccumulator, computeFlags, type FlagFrame } from '.';
 
 const W = 32;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { draw } from '../testSupport';
+import { draw } from '../../testing/review';
 import { classMap, components, erode, selectClass } from './components';
 
 /** Erosion by definition: every pixel of the square inside the image and set. */

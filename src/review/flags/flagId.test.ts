@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { draw, framesOf } from '../testSupport';
+import { draw, framesOf } from '../../testing/review';
 import { computeFlags } from '.';
 import { applyDismissals, dismissFlag, flagId, hash53 } from './flagId';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeLayer } from '../../masks/layers';
 import { rleArea } from '../../store/rleArea';
-import { framesOf, rects } from '../testSupport';
+import { framesOf, rects } from '../../testing/review';
 import { FLAG_DEFAULTS, computeFlags, flagFramesFromAreas, flagFramesFromLayers, resolveThresholds } from '.';
 
 const W = 40;

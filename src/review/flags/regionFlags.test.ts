@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { draw, rects } from '../testSupport';
+import { draw, rects } from '../../testing/review';
 import { enclosedFlags, holeFlags, regionFlags, speckFlags } from './regionFlags';
 
 describe('speck', () => {

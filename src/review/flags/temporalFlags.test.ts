@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { framesOf, rects } from '../testSupport';
+import { framesOf, rects } from '../../testing/review';
 import { areaJumpFlags, reversalFlags, unannotatedFlags, vanishedFlags } from './temporalFlags';
 
 const W = 40;

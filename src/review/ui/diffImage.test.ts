@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIFF_BITS, diffMaps } from '../errorMap';
-import { draw } from '../testSupport';
+import { draw } from '../../testing/review';
 import { DIFF_COLOURS, paintDiff, paintVersion } from './diffImage';
 
 const rgbaAt = (px: Uint8ClampedArray, i: number) => Array.from(px.subarray(i * 4, i * 4 + 4));

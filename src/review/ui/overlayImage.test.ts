@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countFrame } from '../../metrics/spoc';
 import { frameCountsOf } from '../errorMap';
-import { draw } from '../testSupport';
+import { draw } from '../../testing/review';
 import { errorTotals, paintOverlay } from './overlayImage';
 
 const gt = draw(['aaa.', 'ttt.', '....']);

@@ -10,7 +10,7 @@ import { setMeta } from '../meta';
 import { createProject, deleteProject } from '../projects';
 import { SCHEMA_V7 as SCHEMA_VERSION_TABLES } from '../schema';
 import { UNJOURNALED_TABLES } from './capture';
-import { fakeIdb, H, importDraft, rleWithArea, snapshot, W } from '../testFixtures';
+import { fakeIdb, H, importDraft, rleWithArea, snapshot, W } from '../../testing/storeFixtures';
 import type { SpocDb } from '../db';
 import { checkStore } from './check';
 import { compact, contiguousEnd, discardJournal, setStoreSeq, storeSeq } from './compact';

@@ -3,7 +3,7 @@ import { commitClipImport } from '../importCommit';
 import { listRevisions } from '../revisions';
 import { saveFrameEdits, type FrameEdits } from '../layers';
 import { createProject } from '../projects';
-import { freshDb, H, importDraft, rleWithArea, W } from '../testFixtures';
+import { freshDb, H, importDraft, rleWithArea, W } from '../../testing/storeFixtures';
 import { MemoryFiles } from './journalFiles';
 import { PENDING_DIR, RESERVE_DIR } from './journal';
 import { ensureReserve, keepPendingEdits, replayPendingEdits, RESERVE_BYTES } from './pendingEdits';

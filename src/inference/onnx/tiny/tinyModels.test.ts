@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { detectRole } from '../../models/detect';
 import type { ModelSession } from '../../models/session';
 import { f32, i64 } from '../../tensor';
-import { discStats, openTiny, tinyFiles, tinyTokenizerJson } from '../../testSupport';
+import { discStats, openTiny, tinyFiles, tinyTokenizerJson } from '../../../testing/inference';
 import { makeTinyModelSet } from '.';
 import { CLIP_MEAN, CLIP_STD, TINY_VISION_BIAS } from './clip';
 import { CLIP_BOS, CLIP_EOS, TINY_COLOUR_WORDS, TINY_WORDS } from './clipTokenizer';

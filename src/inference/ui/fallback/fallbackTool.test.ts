@@ -12,7 +12,7 @@ import { inProcessTransport } from '../../../rpc/transport';
 import { FallbackTool } from './fallbackTool';
 import { createClassicalHandler } from '../../classical/handler';
 import { iou, paintDisc, texture } from '../../classical/synthetic';
-import { nodeCv } from '../../classical/testCv';
+import { nodeCv } from '../../../testing/opencv';
 import { labelsPatch } from '../../../annotator/frameOps';
 
 const client = new ClassicalClient(inProcessTransport(createClassicalHandler(nodeCv)));

@@ -8,7 +8,7 @@ import { createLabelMap } from '../../../masks/labelMap';
 import type { SpocDb } from '../../../store/db';
 import { commitClipImport } from '../../../store/importCommit';
 import { createProject } from '../../../store/projects';
-import { freshDb, importDraft } from '../../../store/testFixtures';
+import { freshDb, importDraft } from '../../../testing/storeFixtures';
 import type { Clip } from '../../../store/types';
 import type { PropagationResult } from '../../propagate/propagateFrame';
 import { writePropagated } from './sessionPropagation';

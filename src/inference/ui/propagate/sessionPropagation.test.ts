@@ -11,7 +11,7 @@ import { commitClipImport } from '../../../store/importCommit';
 import { getLayer } from '../../../store/layers';
 import { createProject } from '../../../store/projects';
 import { listRevisions } from '../../../store/revisions';
-import { freshDb, importDraft } from '../../../store/testFixtures';
+import { freshDb, importDraft } from '../../../testing/storeFixtures';
 import type { Clip } from '../../../store/types';
 import type { PropagationResult } from '../../propagate/propagateFrame';
 import { writePropagated } from './sessionPropagation';

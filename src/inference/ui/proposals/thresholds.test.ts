@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from '../../../store/db';
 import { setMeta } from '../../../store/meta';
-import { freshDb } from '../../../store/testFixtures';
+import { freshDb } from '../../../testing/storeFixtures';
 import { EQ1_META_KEY, loadThresholds, parseThresholds, saveThresholds, thresholdsFor, withThresholds } from './thresholds';
 
 let db: SpocDb;

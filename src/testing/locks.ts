@@ -2,8 +2,8 @@
  * Test support: "tabs" of one origin in one process. Node 20 has no Web Locks, so the lock table is
  * an in-memory stand-in with the API's ifAvailable semantics; e2e/two-tabs.spec.ts runs the real one.
  */
-import { ClipLocks, type LockManagerLike } from './clipLocks';
-import { replacePageClipLocks } from './clipWriteLock';
+import { ClipLocks, type LockManagerLike } from '../workspace/clipLocks';
+import { replacePageClipLocks } from '../workspace/clipWriteLock';
 
 /** One origin's lock table, shared by the "tabs" built on it. */
 export function sharedLockManager(): LockManagerLike {

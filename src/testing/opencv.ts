@@ -4,7 +4,7 @@
  * `then` and hangs. Always handed over wrapped for the same reason.
  */
 import { createRequire } from 'node:module';
-import { whenCvReady, type Cv } from './cv';
+import { whenCvReady, type Cv } from '../inference/classical/cv';
 
 let ready: Promise<{ cv: Cv }> | null = null;
 

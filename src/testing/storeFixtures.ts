@@ -7,10 +7,10 @@
  * bytes come back).
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { openSpocDb, type SpocDb, type SpocDbOptions } from './db';
-import type { ClipImportDraft, DraftLayer } from './importCommit';
-import { StoreError } from './errors';
-import type { Rle } from './types';
+import { openSpocDb, type SpocDb, type SpocDbOptions } from '../store/db';
+import type { ClipImportDraft, DraftLayer } from '../store/importCommit';
+import { StoreError } from '../store/errors';
+import type { Rle } from '../store/types';
 
 /** A private IndexedDB per test: no cross-test leakage, no global polyfill. */
 export function fakeIdb(): SpocDbOptions {

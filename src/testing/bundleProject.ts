@@ -6,21 +6,21 @@
 import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { encode as encodePng } from 'fast-png';
 import { encode as encodeJpeg } from 'jpeg-js';
-import { applyClipStep } from '../../store/clipEvents';
-import { addComment, replyToComment, setCommentResolved } from '../../store/comments';
-import type { SpocDb } from '../../store/db';
-import { setFrameIgnored, setFramePhase, setFrameReviewed } from '../../store/frames';
-import { commitClipImports, type ClipImportDraft } from '../../store/importCommit';
-import { putLayer, saveLayerEdit } from '../../store/layers';
-import { putFlagDismissal } from '../../store/reviewFlags';
-import { setMeta, setUserName } from '../../store/meta';
-import { createProject, updateProject } from '../../store/projects';
-import { H, W, importDraft, rleFromPicture, rleWithArea } from '../../store/testFixtures';
-import type { Clip, Project } from '../../store/types';
-import { exportBundle, type ExportBundleOptions } from './exportBundle';
-import { MANIFEST_PATH, projectMetaPrefix, type BundleManifest } from './format';
-import { sha256Hex } from './hash';
-import { ChunkSink } from './sinks';
+import { applyClipStep } from '../store/clipEvents';
+import { addComment, replyToComment, setCommentResolved } from '../store/comments';
+import type { SpocDb } from '../store/db';
+import { setFrameIgnored, setFramePhase, setFrameReviewed } from '../store/frames';
+import { commitClipImports, type ClipImportDraft } from '../store/importCommit';
+import { putLayer, saveLayerEdit } from '../store/layers';
+import { putFlagDismissal } from '../store/reviewFlags';
+import { setMeta, setUserName } from '../store/meta';
+import { createProject, updateProject } from '../store/projects';
+import { H, W, importDraft, rleFromPicture, rleWithArea } from './storeFixtures';
+import type { Clip, Project } from '../store/types';
+import { exportBundle, type ExportBundleOptions } from '../io/bundle/exportBundle';
+import { MANIFEST_PATH, projectMetaPrefix, type BundleManifest } from '../io/bundle/format';
+import { sha256Hex } from '../io/bundle/hash';
+import { ChunkSink } from '../io/bundle/sinks';
 
 export interface SeededProject {
   project: Project;

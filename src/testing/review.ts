@@ -3,7 +3,7 @@
  * Not exported from any index.
  */
 import type { LabelMap } from '../masks/labelMap';
-import { flagFrameFromMap, type FlagFrame } from './flags';
+import { flagFrameFromMap, type FlagFrame } from '../review/flags/index';
 
 const CODES: Record<string, number> = { '.': 0, a: 1, t: 2, '0': 0, '1': 1, '2': 2, '3': 3, '4': 4, '5': 5, v: 255 };
 

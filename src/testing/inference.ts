@@ -5,11 +5,11 @@
  */
 import * as ort from 'onnxruntime-web';
 import type { RgbaImage } from '../masks/labelMap';
-import type { ModelSession } from './models/session';
-import { makeTinyModelSet, type TinyModelSet } from './onnx/tiny';
-import { createDispatcher, type DispatcherDeps } from './runtime/dispatcher';
-import { InferenceClient } from './runtime/inferenceClient';
-import { wrapSession, type Ort } from './runtime/ortSession';
+import type { ModelSession } from '../inference/models/session';
+import { makeTinyModelSet, type TinyModelSet } from '../inference/onnx/tiny/index';
+import { createDispatcher, type DispatcherDeps } from '../inference/runtime/dispatcher';
+import { InferenceClient } from '../inference/runtime/inferenceClient';
+import { wrapSession, type Ort } from '../inference/runtime/ortSession';
 import { inProcessTransport } from '../rpc/transport';
 
 export { ort };

@@ -1,5 +1,5 @@
 import type { LabelMap } from '../masks/labelMap';
-import type { BinaryMask } from './binaryMask';
+import type { BinaryMask } from '../metrics/binaryMask';
 
 /** Shared builders for the metric tests: masks are written [row][col] like the vectors file. */
 
