@@ -11,7 +11,7 @@ export function checkProject(c: RecordCheck, v: unknown, path: string, mode: Row
   const o = c.object(v, path);
   if (mode === 'stored') c.strictFields(o, PROJECT_FIELDS, path);
   const name = c.required(o, 'name', path);
-  if (typeof name === 'string' && !name.trim()) c.fail(c.at(path, 'name'), 'is empty: a project needs a name');
+  if (typeof name === 'string' && !name.trim()) c.fail(c.at(path, 'name'), 'must not be empty: a project needs a name');
   const project: Project = {
     id: c.nonEmptyString(c.required(o, 'id', path), c.at(path, 'id'), 64),
     name: c.string(name, c.at(path, 'name'), 1000),
