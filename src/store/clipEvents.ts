@@ -1,7 +1,8 @@
 import type { SpocDb } from './db';
 import { StoreError, notFound } from './errors';
 import { clipEventRows } from './keys';
-import { CLIP_STATUSES, type Clip, type ClipEvent, type ClipStatus } from './types';
+import { RecordCheck, checkClipEvent } from './records';
+import type { Clip, ClipEvent, ClipStatus } from './types';
 
 /*
  * The review lifecycle's history (schema v4, table `clipEvents`). The rules of which step is allowed
@@ -37,13 +38,12 @@ export async function applyClipStep(
     if (!clip) throw notFound('Clip');
     const r = decide(clip.status);
     if (!r.ok) throw new StoreError('invalid', r.error);
-    if (!CLIP_STATUSES.includes(r.to)) throw new StoreError('invalid', `Unknown clip status "${r.to}".`);
+    const given = { clipId, action: step.action, from: clip.status, to: r.to, by, at, ...(r.note ? { note: r.note } : {}) };
+    const row = checkClipEvent(new RecordCheck('The review step'), given, '', clip, 'input');
     const next: Clip = { ...clip, status: r.to, updatedAt: at };
     if (step.action === 'submit' && !clip.assignee) next.assignee = by;
     await db.clips.put(next);
     await db.projects.update(clip.projectId, { updatedAt: at });
-    const row: Omit<ClipEvent, 'seq'> = { clipId, action: step.action, from: clip.status, to: r.to, by, at };
-    if (r.note) row.note = r.note;
     const seq = await db.clipEvents.add(row);
     return { clip: next, event: { ...row, seq } };
   });

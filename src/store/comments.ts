@@ -1,7 +1,8 @@
 import type { SpocDb } from './db';
 import { StoreError, notFound } from './errors';
 import { clipCommentRows } from './keys';
-import type { ClipComment } from './types';
+import { RecordCheck, checkComment } from './records';
+import type { Clip, ClipComment } from './types';
 import { newId } from './ids';
 
 /*
@@ -9,8 +10,6 @@ import { newId } from './ids';
  * (with the point) and its replies (`parentId` = the root, same frame and point). Resolving is a
  * flag on the root.
  */
-
-const MAX_TEXT = 4000;
 
 export interface NewComment {
   clipId: string;
@@ -25,29 +24,25 @@ export interface NewComment {
 
 /** Adds a root comment at a point of a frame (frame pixels, inside the frame). */
 export async function addComment(db: SpocDb, input: NewComment): Promise<ClipComment> {
-  const text = checkText(input.text);
-  const author = checkAuthor(input.author);
   return db.transaction('rw', [db.clips, db.comments], async () => {
     const clip = await db.clips.get(input.clipId);
     if (!clip) throw notFound('Clip');
     const { frameIndex, x, y } = input;
-    if (!Number.isInteger(frameIndex) || frameIndex < 0 || frameIndex >= clip.frameCount) {
-      throw new StoreError('invalid', `Frame index ${frameIndex} is outside the clip (${clip.frameCount} frames).`);
-    }
+    // The point as given (the pointer, before rounding to a pixel) must lie inside the frame.
     if (!Number.isFinite(x) || !Number.isFinite(y) || x < 0 || y < 0 || x >= clip.width || y >= clip.height) {
       throw new StoreError('invalid', `The point (${x}, ${y}) is not inside the ${clip.width}x${clip.height} frame.`);
     }
-    const row: ClipComment = {
+    const row = commentRow(clip, {
       id: input.id ?? newId(),
       clipId: clip.id,
       frameIndex,
       x: Math.round(x),
       y: Math.round(y),
-      author,
+      author: trimmed(input.author),
       at: input.at ?? Date.now(),
-      text,
+      text: trimmed(input.text),
       resolved: false,
-    };
+    });
     await db.comments.add(row);
     return row;
   });
@@ -59,24 +54,24 @@ export async function replyToComment(
   parentId: string,
   input: { author: string; text: string; at?: number; id?: string },
 ): Promise<ClipComment> {
-  const text = checkText(input.text);
-  const author = checkAuthor(input.author);
-  return db.transaction('rw', db.comments, async () => {
+  return db.transaction('rw', [db.clips, db.comments], async () => {
     let root = await db.comments.get(parentId);
     if (root?.parentId) root = await db.comments.get(root.parentId);
     if (!root) throw notFound('Comment');
-    const row: ClipComment = {
+    const clip = await db.clips.get(root.clipId);
+    if (!clip) throw notFound('Clip');
+    const row = commentRow(clip, {
       id: input.id ?? newId(),
       clipId: root.clipId,
       frameIndex: root.frameIndex,
       x: root.x,
       y: root.y,
-      author,
+      author: trimmed(input.author),
       at: input.at ?? Date.now(),
-      text,
+      text: trimmed(input.text),
       parentId: root.id,
       resolved: false,
-    };
+    });
     await db.comments.add(row);
     return row;
   });
@@ -112,15 +107,11 @@ export function commentThreads(comments: readonly ClipComment[]): CommentThread[
     .map((root) => ({ root, replies: byRoot.get(root.id)!.sort((a, b) => a.at - b.at) }));
 }
 
-function checkText(text: string): string {
-  const t = typeof text === 'string' ? text.trim() : '';
-  if (!t) throw new StoreError('invalid', 'The comment is empty.');
-  if (t.length > MAX_TEXT) throw new StoreError('invalid', `The comment is ${t.length} characters long (at most ${MAX_TEXT}).`);
-  return t;
+/** The row checked as the store keeps it (records/review.ts): text and author trimmed, point on a pixel. */
+function commentRow(clip: Clip, row: Record<string, unknown>): ClipComment {
+  return checkComment(new RecordCheck('The comment'), row, '', clip, 'input');
 }
 
-function checkAuthor(author: string): string {
-  const a = typeof author === 'string' ? author.trim() : '';
-  if (!a) throw new StoreError('invalid', 'A comment needs its author.');
-  return a;
+function trimmed(text: unknown): unknown {
+  return typeof text === 'string' ? text.trim() : text;
 }

@@ -1,7 +1,8 @@
 import type { SpocDb } from './db';
 import { StoreError, notFound } from './errors';
 import { clipVerdictRows } from './keys';
-import { FRAME_VERDICTS, type FrameVerdict, type FrameVerdictKind } from './types';
+import { RecordCheck, checkFrameVerdict } from './records';
+import type { FrameVerdict, FrameVerdictKind } from './types';
 
 /*
  * Per-frame review verdicts (schema v5, table `frameVerdicts`). Append-only: a new verdict is a new
@@ -10,8 +11,8 @@ import { FRAME_VERDICTS, type FrameVerdict, type FrameVerdictKind } from './type
  * never override newer local ones), and a `clear` row makes it unreviewed again.
  */
 
-/** Longest note a verdict may carry (bundles check it too). */
-export const MAX_VERDICT_NOTE = 2000;
+/** Longest note a verdict may carry (records/review.ts). */
+export { MAX_VERDICT_NOTE } from './records';
 
 export interface NewFrameVerdict {
   clipId: string;
@@ -24,22 +25,15 @@ export interface NewFrameVerdict {
 
 /** Records a verdict on a frame (checked against the clip inside the transaction; refused once it is approved). */
 export async function putFrameVerdict(db: SpocDb, input: NewFrameVerdict): Promise<FrameVerdict> {
-  const by = typeof input.by === 'string' ? input.by.trim() : '';
-  if (!by) throw new StoreError('invalid', 'A frame verdict needs who gave it.');
-  if (!FRAME_VERDICTS.includes(input.verdict)) throw new StoreError('invalid', `Unknown frame verdict "${String(input.verdict)}".`);
-  const note = typeof input.note === 'string' ? input.note.trim() : '';
-  if (note.length > MAX_VERDICT_NOTE) throw new StoreError('invalid', `The note is ${note.length} characters long (at most ${MAX_VERDICT_NOTE}).`);
   return db.transaction('rw', [db.clips, db.frameVerdicts], async () => {
     const clip = await db.clips.get(input.clipId);
     if (!clip) throw notFound('Clip');
     // An approved clip is read-only until reopened: its verdicts are what the approval rested on.
     if (clip.status === 'approved') throw new StoreError('invalid', `Clip "${clip.name}" is approved: reopen it to change frame verdicts.`);
-    const { frameIndex } = input;
-    if (!Number.isInteger(frameIndex) || frameIndex < 0 || frameIndex >= clip.frameCount) {
-      throw new StoreError('invalid', `Frame index ${frameIndex} is outside the clip (${clip.frameCount} frames).`);
-    }
-    const row: Omit<FrameVerdict, 'seq'> = { clipId: clip.id, frameIndex, verdict: input.verdict, by, at: input.at ?? Date.now() };
-    if (note) row.note = note;
+    const by = typeof input.by === 'string' ? input.by.trim() : input.by;
+    const note = typeof input.note === 'string' ? input.note.trim() : '';
+    const given = { clipId: clip.id, frameIndex: input.frameIndex, verdict: input.verdict, by, at: input.at ?? Date.now(), ...(note ? { note } : {}) };
+    const row = checkFrameVerdict(new RecordCheck('The frame verdict'), given, '', clip, 'input');
     const seq = await db.frameVerdicts.add(row);
     return { ...row, seq };
   });

@@ -1,25 +1,23 @@
-import { assertSize } from '../masks/labelMap';
 import { clipTables, deleteClipRows } from './clips';
 import { IMPORT_CHUNK_LIMITS, fitsOneChunk, planChunks, type ChunkLimits, type FrameChunk } from './importChunks';
 import type { SpocDb } from './db';
 import { StoreError, isQuotaError, notFound, reasonOf } from './errors';
 import { leaveNextUnnumbered } from './journal/capture';
 import {
-  CLIP_STATUSES,
   type Clip,
-  type ClipSourceKind,
   type Frame,
   type FrameIgnored,
   type FrameImage,
   type FramePhase,
-  IGNORE_REASONS,
   type Layer,
+  type LayerInstances,
   type LayerSource,
   type Project,
   type Provenance,
   type Rle,
 } from './types';
-import { buildLayer, sourceVideoProblem } from './validate';
+import { buildLayer } from './validate';
+import { FRAME_WORDS, RecordCheck, checkClip, checkFrame } from './records';
 import { newId } from './ids';
 
 export interface DraftFrame {
@@ -40,7 +38,7 @@ export interface DraftLayer {
   act: Rle;
   trf: Rle;
   provenance: Provenance;
-  instances?: unknown;
+  instances?: LayerInstances;
 }
 
 /** Everything an importer produced for one clip, held in memory until it is committed at once. */
@@ -51,9 +49,6 @@ export interface ClipImportDraft {
   layers?: DraftLayer[];
   thumbnail?: Blob;
 }
-
-const SOURCE_KINDS: readonly ClipSourceKind[] = ['video', 'images', 'zip', 'wtc', 'demo', 'bundle'];
-const PHASES: readonly FramePhase[] = ['initial', 'transitioning', 'end'];
 
 /**
  * Writes a whole clip — clip row, frames, images, layers, thumbnail — all or nothing: any failure (a
@@ -239,32 +234,23 @@ interface ImportRows {
   layers: Layer[];
 }
 
-/** Validates the draft and builds every row up front: nothing asynchronous may run inside the transaction. */
+/**
+ * Validates the draft and builds every row up front: nothing asynchronous may run inside the
+ * transaction. Each row passes its validator (records/); what only the whole draft can tell (frame
+ * count, times increasing, names unique, one layer per source and frame) is checked here.
+ */
 export function buildImportRows(draft: ClipImportDraft, clipId: string, now: number): ImportRows {
   const c = draft.clip;
   if (!c) throw invalid('the draft has no clip');
   if (!draft.projectId) throw invalid('the draft names no project');
   if (c.projectId !== draft.projectId) throw invalid('the clip belongs to a different project than the draft');
-  if (!c.name?.trim()) throw invalid('the clip has no name');
-  try {
-    assertSize(c.width, c.height);
-  } catch (err) {
-    throw invalid(reasonOf(err));
-  }
   if (!Array.isArray(draft.frames) || draft.frames.length === 0) throw invalid('it has no frames');
   if (c.frameCount !== draft.frames.length) {
     throw invalid(`it declares ${c.frameCount} frames but ${draft.frames.length} were decoded`);
   }
-  if (!(c.sampleFps > 0) || !Number.isFinite(c.sampleFps)) throw invalid(`sample rate ${c.sampleFps} is not positive`);
-  if (!SOURCE_KINDS.includes(c.source?.kind)) throw invalid(`unknown source kind "${c.source?.kind}"`);
-  if (c.source.video !== undefined) {
-    const problem = sourceVideoProblem(c.source.video);
-    if (problem) throw invalid(`its source video reference ${problem}`);
-  }
-  if (c.subset !== 'seen' && c.subset !== 'novel') throw invalid(`unknown subset "${c.subset}"`);
-  if (!CLIP_STATUSES.includes(c.status)) throw invalid(`unknown status "${c.status}"`);
+  const name = typeof c.name === 'string' ? c.name.trim() : c.name;
+  const clip = checkClip(new RecordCheck('the clip'), { ...c, name, id: clipId, createdAt: now, updatedAt: now }, '', 'input');
 
-  const clip: Clip = { ...c, name: c.name.trim(), id: clipId, createdAt: now, updatedAt: now };
   const frames: Frame[] = [];
   const images: FrameImage[] = [];
   let lastTime = -Infinity;
@@ -275,27 +261,20 @@ export function buildImportRows(draft: ClipImportDraft, clipId: string, now: num
     if (!Number.isFinite(f.timestampSec) || f.timestampSec < 0 || f.timestampSec <= lastTime) {
       throw invalid(`frame ${index} has time ${f.timestampSec}s; times must be non-negative and increasing`);
     }
-    if (f.phase !== undefined && !PHASES.includes(f.phase)) throw invalid(`frame ${index} has unknown phase "${f.phase}"`);
     lastTime = f.timestampSec;
-    const frame: Frame = { clipId, index, timestampSec: f.timestampSec };
-    if (f.phase) frame.phase = f.phase;
-    if (f.ignored !== undefined) {
-      if (!IGNORE_REASONS.includes(f.ignored.reason)) throw invalid(`frame ${index} is ignored with an unknown reason "${f.ignored.reason}"`);
-      if (!Number.isFinite(f.ignored.at)) throw invalid(`frame ${index} is ignored without a valid time`);
-      frame.ignored = { ...f.ignored };
-    }
-    if (f.reviewed === true) frame.reviewed = true;
-    if (f.name !== undefined) {
-      if (typeof f.name !== 'string' || !f.name.trim() || f.name !== f.name.trim() || f.name.length > 200) {
-        throw invalid(`frame ${index} has the name ${JSON.stringify(f.name)}; a frame name is 1-200 characters without surrounding spaces`);
-      }
-      const other = names.get(f.name.toLowerCase());
-      if (other !== undefined) throw invalid(`frames ${other} and ${index} are both named "${f.name}" (names must differ, ignoring case)`);
-      names.set(f.name.toLowerCase(), index);
-      frame.name = f.name;
+    const row: Frame = { clipId, index, timestampSec: f.timestampSec };
+    if (f.phase !== undefined) row.phase = f.phase;
+    if (f.ignored !== undefined) row.ignored = f.ignored;
+    if (f.reviewed === true) row.reviewed = true;
+    if (f.name !== undefined) row.name = f.name;
+    const frame = checkFrame(new RecordCheck(`frame ${index}`, FRAME_WORDS), row, '', clipId, 'input');
+    if (frame.name !== undefined) {
+      const other = names.get(frame.name.toLowerCase());
+      if (other !== undefined) throw invalid(`frames ${other} and ${index} are both named "${frame.name}" (names must differ, ignoring case)`);
+      names.set(frame.name.toLowerCase(), index);
     }
     frames.push(frame);
-    images.push({ clipId, index, blob: f.image, mime: f.mime, width: c.width, height: c.height });
+    images.push({ clipId, index, blob: f.image, mime: f.mime, width: clip.width, height: clip.height });
   });
 
   const seen = new Set<string>();

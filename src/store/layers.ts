@@ -93,11 +93,11 @@ export async function saveLayerEdit(db: SpocDb, edit: LayerEdit): Promise<{ laye
     if (!clip) throw notFound('Clip');
     const now = Date.now();
     const layer = buildLayer(input, clip, now);
-    checkRevision(revision, clip);
+    const row = checkRevision(revision, clip);
     await db.layers.put(layer);
-    const seq = await appendRevisionRow(db, revision);
+    const seq = await appendRevisionRow(db, row);
     await touchClip(db, clip.id, now, input.source === 'gt');
-    return { layer, revision: { ...revision, seq } };
+    return { layer, revision: { ...row, seq } };
   });
 }
 
@@ -138,10 +138,7 @@ export async function saveFrameEdits(db: SpocDb, batch: readonly FrameEdits[], k
       const clip = await db.clips.get(input.clipId);
       if (!clip) throw notFound('Clip');
       await db.layers.put(buildLayer(input, clip, now));
-      for (const r of revisions) {
-        checkRevision(r, clip);
-        await appendRevisionRow(db, r);
-      }
+      for (const r of revisions) await appendRevisionRow(db, checkRevision(r, clip));
       touched.set(clip.id, (touched.get(clip.id) ?? false) || input.source === 'gt');
     }
     for (const [clipId, gt] of touched) await touchClip(db, clipId, now, gt);
@@ -161,8 +158,7 @@ async function saveKnownClipEdits(db: SpocDb, batch: readonly FrameEdits[], clip
       if (r.clipId !== layer.clipId || r.frameIndex !== layer.frameIndex || r.source !== layer.source) {
         throw new StoreError('invalid', 'Every revision must describe the same clip, frame and source as its layer.');
       }
-      checkRevision(r, clip);
-      revisions.push(r);
+      revisions.push(checkRevision(r, clip));
     }
     gt ||= layer.source === 'gt';
   }

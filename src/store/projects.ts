@@ -1,5 +1,6 @@
 import type { SpocDb } from './db';
-import { StoreError, notFound } from './errors';
+import { notFound } from './errors';
+import { RecordCheck, checkProject } from './records';
 import { clipTables, deleteClipRows } from './clips';
 import type { Project, ProjectSettings } from './types';
 import { newId } from './ids';
@@ -35,25 +36,25 @@ export async function createProject(db: SpocDb, input: NewProject): Promise<Proj
 /** A validated project row, not yet stored (for callers that add it inside a larger transaction). */
 export function newProjectRow(input: NewProject): Project {
   const now = Date.now();
-  return {
-    id: newId(),
-    name: checkName(input.name),
-    createdAt: now,
-    updatedAt: now,
-    settings: checkSettings({ ...DEFAULT_PROJECT_SETTINGS, ...input.settings }),
-  };
+  const row = { id: newId(), name: trimmed(input.name), createdAt: now, updatedAt: now, settings: { ...DEFAULT_PROJECT_SETTINGS, ...input.settings } };
+  return checkProject(new RecordCheck('The project'), row, '', 'input');
 }
 
 export async function updateProject(db: SpocDb, id: string, patch: ProjectPatch): Promise<Project> {
   return db.transaction('rw', db.projects, async () => {
     const current = await db.projects.get(id);
     if (!current) throw notFound('Project');
-    const next: Project = {
-      ...current,
-      name: patch.name === undefined ? current.name : checkName(patch.name),
-      settings: patch.settings ? checkSettings({ ...current.settings, ...patch.settings }) : current.settings,
-      updatedAt: Date.now(),
-    };
+    const next = checkProject(
+      new RecordCheck('The project'),
+      {
+        ...current,
+        name: patch.name === undefined ? current.name : trimmed(patch.name),
+        settings: patch.settings ? { ...current.settings, ...patch.settings } : current.settings,
+        updatedAt: Date.now(),
+      },
+      '',
+      'input',
+    );
     await db.projects.put(next);
     return next;
   });
@@ -68,20 +69,6 @@ export async function deleteProject(db: SpocDb, id: string): Promise<void> {
   });
 }
 
-function checkName(name: string): string {
-  const trimmed = name.trim();
-  if (!trimmed) throw new StoreError('invalid', 'A project needs a name.');
-  return trimmed;
-}
-
-function checkSettings(settings: ProjectSettings): ProjectSettings {
-  if (!(settings.sampleFps > 0) || !Number.isFinite(settings.sampleFps)) {
-    throw new StoreError('invalid', `Sample rate must be a positive number of frames per second (got ${settings.sampleFps}).`);
-  }
-  for (const [verb, t] of Object.entries(settings.thresholds)) {
-    if (!Number.isFinite(t.tau) || !Number.isFinite(t.delta)) {
-      throw new StoreError('invalid', `Thresholds for "${verb}" must be numbers (tau ${t.tau}, delta ${t.delta}).`);
-    }
-  }
-  return settings;
+function trimmed(name: unknown): unknown {
+  return typeof name === 'string' ? name.trim() : name;
 }

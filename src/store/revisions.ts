@@ -13,9 +13,9 @@ export async function appendRevision(db: SpocDb, input: RevisionInput): Promise<
   return db.transaction('rw', [db.clips, db.revisions], async () => {
     const clip = await db.clips.get(input.clipId);
     if (!clip) throw notFound('Clip');
-    checkRevision(input, clip);
-    const seq = await appendRevisionRow(db, input);
-    return { ...input, seq };
+    const row = checkRevision(input, clip);
+    const seq = await appendRevisionRow(db, row);
+    return { ...row, seq };
   });
 }
 

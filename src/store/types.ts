@@ -201,13 +201,29 @@ export interface Layer {
   source: LayerSource;
   act: Rle;
   trf: Rle;
-  /** Optional instance map (tracks later); opaque to the store. */
-  instances?: unknown;
+  /** Instance tags of the frame (annotator/instances.ts), checked by store/records/layer.ts. */
+  instances?: LayerInstances;
   provenance: Provenance;
   updatedAt: number;
   /** Pixel counts, denormalised so dashboards and sparklines never decode or even load the RLE. */
   actArea: number;
   trfArea: number;
+}
+
+/** An instance tag: a seed pixel (integer image coordinates) and its instance number, 1.. */
+export interface LayerInstanceTag {
+  id: number;
+  x: number;
+  y: number;
+}
+
+/**
+ * A layer's instances: `tags` as the editor writes them ({ tags: [{ id, x, y }] }). Other keys
+ * (plain JSON another tool put there) are kept as they are.
+ */
+export interface LayerInstances {
+  tags?: LayerInstanceTag[];
+  [key: string]: unknown;
 }
 
 /** What callers hand in: the store computes the areas and the timestamp itself, so they cannot disagree with the RLE. */

@@ -10,7 +10,7 @@
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import pkg from '../../../package.json';
 import type { SpocDb } from '../../store/db';
-import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from '../../store/keys';
+import { clipRowTables, readClipRows } from '../../store/clipRows';
 import { isListedClip } from '../../store/clips';
 import { getUserName } from '../../store/meta';
 import { SCHEMA_VERSION } from '../../store/schema';
@@ -162,21 +162,10 @@ type AddJson = (path: string, value: unknown) => Promise<void>;
 async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, counts: BundleCounts, frameDone: () => void): Promise<void> {
   // One read transaction: the clip's rows are a consistent snapshot. Blobs read from IndexedDB are
   // handles; their bytes are read below, one image at a time.
-  const tables = [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags, db.clipEvents, db.comments, db.frameVerdicts];
-  const rows = await db.transaction('r', tables, async () => ({
-    clip: await db.clips.get(clip.id),
-    frames: await clipFrames(db, clip.id).toArray(),
-    images: await clipFrameImages(db, clip.id).toArray(),
-    thumbnail: await db.thumbnails.get(clip.id),
-    layers: await clipLayers(db, clip.id).toArray(),
-    revisions: await clipRevisions(db, clip.id).toArray(),
-    reviewFlags: await clipFlagDismissals(db, clip.id).toArray(),
-    clipEvents: await clipEventRows(db, clip.id).toArray(),
-    comments: await clipCommentRows(db, clip.id).toArray(),
-    frameVerdicts: await clipVerdictRows(db, clip.id).toArray(),
-  }));
-  const current = rows.clip ?? clip;
-  if (!rows.clip) throw new Error(`Clip "${clip.name}" was deleted during the export. Nothing was exported.`);
+  const read = await db.transaction('r', clipRowTables(db), () => readClipRows(db, clip.id));
+  if (!read) throw new Error(`Clip "${clip.name}" was deleted during the export. Nothing was exported.`);
+  const rows = { ...read, images: read.frameImages };
+  const current = rows.clip;
   const frameImages: FrameImageRef[] = rows.images.map((im) => ({
     index: im.index,
     mime: im.mime,

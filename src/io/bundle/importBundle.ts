@@ -19,8 +19,23 @@
 import type { SpocDb } from '../../store/db';
 import { deleteClipRows } from '../../store/clips';
 import { StoreError, isQuotaError, reasonOf } from '../../store/errors';
-import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from '../../store/keys';
-import type { Clip, ClipComment, FrameImage, MetaEntry, Project, Revision } from '../../store/types';
+import {
+  addClipBase,
+  addCommentRows,
+  addFlagDismissalRows,
+  addLayerRows,
+  addMetaRow,
+  addProjectRow,
+  appendClipEventRows,
+  appendFrameVerdictRows,
+  appendRevisionRows,
+  getMetaRow,
+  getProjectRow,
+  putProjectRow,
+  readClipRows,
+  touchClipRow,
+} from '../../store/clipRows';
+import type { Clip, FrameImage, MetaEntry, Project, Revision } from '../../store/types';
 import { ImportError } from '../importError';
 import { readImageSize } from '../images/imageSize';
 import { usableFrameSize } from '../images/imageSequence';
@@ -40,7 +55,7 @@ import {
 } from './format';
 import { bundleLabel, canonical, conflictSummary, keptDifferences, planBoth, sameWork, type ClipConflict, type ClipSide, type ConflictChoice } from './merge';
 import { BundleCancelled, throwIfCancelled, type BundleProgress } from './progress';
-import { parseClipJson, parseMetaJson, parseProjectJson, parseRevisionsJson, type BundleClipEvent, type BundleFrameVerdict, type ClipJson } from './rows';
+import { parseClipJson, parseMetaJson, parseProjectJson, parseRevisionsJson, type ClipJson } from './rows';
 import { readZipDirectory, type ZipEntry } from '../files/zipDirectory';
 import { RangeReader, readEntry } from '../files/zipEntry';
 import { DEFAULT_ZIP_READ_LIMITS, type ZipReadLimits } from './zipReader';
@@ -254,23 +269,10 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
 
 /** Reads one local clip's rows in one transaction (for comparing and re-checking). */
 async function localSide(db: SpocDb, clipId: string): Promise<ClipSide | null> {
-  const clip = await db.clips.get(clipId);
-  if (!clip) return null;
-  const [frames, images, layers, revisions, reviewFlags, clipEvents, comments, frameVerdicts] = await Promise.all([
-    clipFrames(db, clipId).toArray(),
-    clipFrameImages(db, clipId).toArray(),
-    clipLayers(db, clipId).toArray(),
-    clipRevisions(db, clipId).toArray(),
-    clipFlagDismissals(db, clipId).toArray(),
-    clipEventRows(db, clipId).toArray(),
-    clipCommentRows(db, clipId).toArray(),
-    clipVerdictRows(db, clipId).toArray(),
-  ]);
-  revisions.sort((a, b) => a.seq - b.seq);
-  clipEvents.sort((a, b) => a.seq - b.seq);
-  comments.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  frameVerdicts.sort((a, b) => a.seq - b.seq);
-  return { clip, frames, images: images.map((im) => ({ mime: im.mime, bytes: im.blob.size })), layers, revisions, reviewFlags, clipEvents, comments, frameVerdicts };
+  const rows = await readClipRows(db, clipId);
+  if (!rows) return null;
+  const { frameImages, thumbnail: _thumbnail, ...rest } = rows;
+  return { ...rest, images: frameImages.map((im) => ({ mime: im.mime, bytes: im.blob.size })) };
 }
 
 function bundleSide(c: BundleClip): ClipSide {
@@ -323,7 +325,7 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
 
   // ---- plan (reads only)
   const targetId = options.projectId ?? bundle.project.id;
-  const existingProject = await db.projects.get(targetId);
+  const existingProject = await getProjectRow(db, targetId);
   if (options.projectId && !existingProject) fail('cannot be imported: the project to import into was not found (it may have been deleted in another tab)');
   const plans: Plan[] = [];
   const fingerprints = new Map<string, string>();
@@ -371,10 +373,10 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
   try {
     await withClipWriteLock(changing, name, () => db.transaction('rw', tables, async () => {
       let changed = false;
-      const current = await db.projects.get(targetId);
+      const current = await getProjectRow(db, targetId);
       if (!existingProject) {
         if (current) fail('cannot be imported: its project was created in another tab meanwhile; import again');
-        await db.projects.add(bundle.project);
+        await addProjectRow(db, bundle.project);
         createdProject = true;
       } else {
         if (!current) fail('cannot be imported: the project was deleted meanwhile');
@@ -407,14 +409,14 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
             break;
           case 'both': {
             const both = planBoth(plan.mine, bundleSide(c), label);
-            if (both.layers.length > 0) await db.layers.bulkAdd(both.layers);
-            await addRevisions(db, both.revisions);
-            if (both.reviewFlags.length > 0) await db.reviewFlags.bulkAdd(both.reviewFlags);
-            await addEvents(db, both.clipEvents);
-            await addComments(db, both.comments, true);
-            await addVerdicts(db, both.frameVerdicts);
+            await addLayerRows(db, both.layers);
+            await appendRevisionRows(db, both.revisions);
+            await addFlagDismissalRows(db, both.reviewFlags);
+            await appendClipEventRows(db, both.clipEvents);
+            await addCommentRows(db, both.comments, true);
+            await appendFrameVerdictRows(db, both.frameVerdicts);
             if (both.sources.length > 0 || both.reviewFlags.length > 0 || both.clipEvents.length > 0 || both.comments.length > 0 || both.frameVerdicts.length > 0) {
-              await db.clips.update(c.clip.id, { updatedAt: now });
+              await touchClipRow(db, c.clip.id, now);
               changed = true;
             }
             const moved = both.sources.map((s) => (s.from === s.to ? s.to : `${s.from} as ${s.to}`)).join(', ');
@@ -446,9 +448,9 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
       const toPrefix = projectMetaPrefix(targetId);
       for (const m of bundle.meta) {
         const key = toPrefix + m.key.slice(fromPrefix.length);
-        const local = await db.meta.get(key);
+        const local = await getMetaRow(db, key);
         if (!local) {
-          await db.meta.add({ key, value: m.value });
+          await addMetaRow(db, { key, value: m.value });
           changed = true;
         } else if (canonical(local.value) !== canonical(m.value)) warnings.push(`Setting "${key.slice(toPrefix.length)}": kept this project's value (the bundle's differs).`);
       }
@@ -456,7 +458,7 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
         const merged = mergeSettings(project, bundle.project, warnings);
         if (merged || changed) {
           project = { ...project, settings: merged ?? project.settings, updatedAt: now };
-          await db.projects.put(project);
+          await putProjectRow(db, project);
         }
       }
       if (signal?.aborted) throw new BundleCancelled('import');
@@ -478,81 +480,29 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
 
 /** Adds a bundle clip's rows under `clipId` in `projectId` (inside the caller's transaction). */
 async function addClip(db: SpocDb, c: BundleClip, projectId: string, clipId: string, name: string, keepSeqs: boolean): Promise<void> {
-  await db.clips.add({ ...c.clip, id: clipId, projectId, name });
-  await db.frames.bulkAdd(c.frames.map((f) => ({ ...f, clipId })));
-  await db.frameImages.bulkAdd(
-    c.frameImages.map((im, k): FrameImage => ({ clipId, index: im.index, blob: c.images[k], mime: im.mime, width: im.width, height: im.height })),
-  );
-  if (c.thumbnailBlob) await db.thumbnails.add({ clipId, blob: c.thumbnailBlob });
-  if (c.layers.length > 0) await db.layers.bulkAdd(c.layers.map((l) => ({ ...l, clipId })));
-  if (c.reviewFlags.length > 0) await db.reviewFlags.bulkAdd(c.reviewFlags.map((f) => ({ ...f, clipId })));
-  await addRevisions(
+  const images = c.frameImages.map((im, k): FrameImage => ({ clipId, index: im.index, blob: c.images[k], mime: im.mime, width: im.width, height: im.height }));
+  await addClipBase(db, { ...c.clip, id: clipId, projectId, name }, c.frames.map((f) => ({ ...f, clipId })), images, c.thumbnailBlob);
+  await addLayerRows(db, c.layers.map((l) => ({ ...l, clipId })));
+  await addFlagDismissalRows(db, c.reviewFlags.map((f) => ({ ...f, clipId })));
+  await appendRevisionRows(
     db,
     c.revisions.map((r) => ({ ...r, clipId })),
     keepSeqs,
   );
-  await addEvents(
+  await appendClipEventRows(
     db,
     c.clipEvents.map((e) => ({ ...e, clipId })),
   );
   // A copy lives next to the original (or its ids are taken elsewhere): its comments get new ids.
-  await addComments(
+  await addCommentRows(
     db,
     c.comments.map((cm) => ({ ...cm, clipId })),
     keepSeqs,
   );
-  await addVerdicts(
+  await appendFrameVerdictRows(
     db,
     c.frameVerdicts.map((v) => ({ ...v, clipId })),
   );
-}
-
-/** Appends frame verdicts in their order; the store numbers them (fresh seqs, ascending in that order). */
-async function addVerdicts(db: SpocDb, verdicts: BundleFrameVerdict[]): Promise<void> {
-  if (verdicts.length === 0) return;
-  await db.frameVerdicts.bulkAdd(
-    verdicts.map(({ clipId, frameIndex, verdict, by, at, note }) => (note === undefined ? { clipId, frameIndex, verdict, by, at } : { clipId, frameIndex, verdict, by, at, note })),
-  );
-}
-
-/** Appends lifecycle steps in their order; the store numbers them (fresh seqs, ascending in that order). */
-async function addEvents(db: SpocDb, events: BundleClipEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await db.clipEvents.bulkAdd(events.map(({ clipId, action, from, to, by, at, note }) => (note === undefined ? { clipId, action, from, to, by, at } : { clipId, action, from, to, by, at, note })));
-}
-
-/**
- * Adds comments. Ids are kept when `keepIds` and free in this store; any other id (every one for a
- * copy, else the ones some other clip here holds) is replaced by a new UUID, replies following
- * their root's new id.
- */
-async function addComments(db: SpocDb, comments: ClipComment[], keepIds: boolean): Promise<void> {
-  if (comments.length === 0) return;
-  const taken = await db.comments.bulkGet(comments.map((c) => c.id));
-  const renamed = new Map<string, string>();
-  comments.forEach((c, i) => {
-    if (!keepIds || taken[i] !== undefined) renamed.set(c.id, newId());
-  });
-  await db.comments.bulkAdd(
-    comments.map((c) => {
-      const row: ClipComment = { ...c, id: renamed.get(c.id) ?? c.id };
-      if (c.parentId !== undefined) row.parentId = renamed.get(c.parentId) ?? c.parentId;
-      return row;
-    }),
-  );
-}
-
-/**
- * Appends revisions in their order. Their seq numbers are kept when none is taken in this store
- * (always so in a fresh one, which then holds the exact same log), else new ones are assigned in
- * the same order.
- */
-async function addRevisions(db: SpocDb, revisions: Revision[], keepSeqs = true): Promise<void> {
-  if (revisions.length === 0) return;
-  let keep = keepSeqs;
-  if (keep) keep = (await db.revisions.bulkGet(revisions.map((r) => r.seq))).every((r) => r === undefined);
-  if (keep) await db.revisions.bulkAdd(revisions);
-  else await db.revisions.bulkAdd(revisions.map(({ seq: _seq, ...rest }) => rest));
 }
 
 /** Thresholds of verbs this project lacks are added; differing values are kept and reported. Null when nothing changes. */

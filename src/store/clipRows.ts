@@ -1,0 +1,139 @@
+/**
+ * A clip's rows as a whole, for bundles (io/bundle): read them all, or add them all, inside the
+ * caller's transaction. Rows come in checked by their validators (records/, which the bundle reader
+ * runs on every row); the key ranges they live under stay in this folder (keys.ts).
+ */
+import type { SpocDb } from './db';
+import { newId } from './ids';
+import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from './keys';
+import type { Clip, ClipComment, ClipEvent, FlagDismissal, Frame, FrameImage, FrameVerdict, Layer, MetaEntry, Project, Revision, Thumbnail } from './types';
+
+/** Every row of one clip, logs in their order (revisions, events, verdicts by seq; comments by id). */
+export interface ClipRows {
+  clip: Clip;
+  frames: Frame[];
+  frameImages: FrameImage[];
+  thumbnail: Thumbnail | undefined;
+  layers: Layer[];
+  revisions: Revision[];
+  reviewFlags: FlagDismissal[];
+  clipEvents: ClipEvent[];
+  comments: ClipComment[];
+  frameVerdicts: FrameVerdict[];
+}
+
+/** The tables a clip's rows live in (for the caller's read transaction). */
+export function clipRowTables(db: SpocDb) {
+  return [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags, db.clipEvents, db.comments, db.frameVerdicts];
+}
+
+/** A clip's rows, or null when the clip is not here. Run it inside a transaction for one consistent view. */
+export async function readClipRows(db: SpocDb, clipId: string): Promise<ClipRows | null> {
+  const clip = await db.clips.get(clipId);
+  if (!clip) return null;
+  const [frames, frameImages, thumbnail, layers, revisions, reviewFlags, clipEvents, comments, frameVerdicts] = await Promise.all([
+    clipFrames(db, clipId).toArray(),
+    clipFrameImages(db, clipId).toArray(),
+    db.thumbnails.get(clipId),
+    clipLayers(db, clipId).toArray(),
+    clipRevisions(db, clipId).toArray(),
+    clipFlagDismissals(db, clipId).toArray(),
+    clipEventRows(db, clipId).toArray(),
+    clipCommentRows(db, clipId).toArray(),
+    clipVerdictRows(db, clipId).toArray(),
+  ]);
+  revisions.sort((a, b) => a.seq - b.seq);
+  clipEvents.sort((a, b) => a.seq - b.seq);
+  comments.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  frameVerdicts.sort((a, b) => a.seq - b.seq);
+  return { clip, frames, frameImages, thumbnail, layers, revisions, reviewFlags, clipEvents, comments, frameVerdicts };
+}
+
+/** A new clip with its frames, images and thumbnail (the caller adds its other rows). */
+export async function addClipBase(db: SpocDb, clip: Clip, frames: Frame[], frameImages: FrameImage[], thumbnail: Blob | null): Promise<void> {
+  await db.clips.add(clip);
+  await db.frames.bulkAdd(frames);
+  await db.frameImages.bulkAdd(frameImages);
+  if (thumbnail) await db.thumbnails.add({ clipId: clip.id, blob: thumbnail });
+}
+
+export async function addLayerRows(db: SpocDb, layers: Layer[]): Promise<void> {
+  if (layers.length > 0) await db.layers.bulkAdd(layers);
+}
+
+export async function addFlagDismissalRows(db: SpocDb, flags: FlagDismissal[]): Promise<void> {
+  if (flags.length > 0) await db.reviewFlags.bulkAdd(flags);
+}
+
+/**
+ * Appends revisions in their order. Their seq numbers are kept when `keepSeqs` and none is taken in
+ * this store (always so in a fresh one, which then holds the exact same log), else new ones are
+ * assigned in the same order.
+ */
+export async function appendRevisionRows(db: SpocDb, revisions: Revision[], keepSeqs = true): Promise<void> {
+  if (revisions.length === 0) return;
+  let keep = keepSeqs;
+  if (keep) keep = (await db.revisions.bulkGet(revisions.map((r) => r.seq))).every((r) => r === undefined);
+  if (keep) await db.revisions.bulkAdd(revisions);
+  else await db.revisions.bulkAdd(revisions.map(({ seq: _seq, ...rest }) => rest));
+}
+
+/** Appends lifecycle steps in their order; the store numbers them (fresh seqs, ascending in that order). */
+export async function appendClipEventRows(db: SpocDb, events: Omit<ClipEvent, 'seq'>[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.clipEvents.bulkAdd(events.map(({ clipId, action, from, to, by, at, note }) => (note === undefined ? { clipId, action, from, to, by, at } : { clipId, action, from, to, by, at, note })));
+}
+
+/** Appends frame verdicts in their order; the store numbers them (fresh seqs, ascending in that order). */
+export async function appendFrameVerdictRows(db: SpocDb, verdicts: Omit<FrameVerdict, 'seq'>[]): Promise<void> {
+  if (verdicts.length === 0) return;
+  await db.frameVerdicts.bulkAdd(
+    verdicts.map(({ clipId, frameIndex, verdict, by, at, note }) => (note === undefined ? { clipId, frameIndex, verdict, by, at } : { clipId, frameIndex, verdict, by, at, note })),
+  );
+}
+
+/**
+ * Adds comments. Ids are kept when `keepIds` and free in this store; any other id (every one for a
+ * copy, else the ones some other clip here holds) is replaced by a new UUID, replies following
+ * their root's new id.
+ */
+export async function addCommentRows(db: SpocDb, comments: ClipComment[], keepIds: boolean): Promise<void> {
+  if (comments.length === 0) return;
+  const taken = await db.comments.bulkGet(comments.map((c) => c.id));
+  const renamed = new Map<string, string>();
+  comments.forEach((c, i) => {
+    if (!keepIds || taken[i] !== undefined) renamed.set(c.id, newId());
+  });
+  await db.comments.bulkAdd(
+    comments.map((c) => {
+      const row: ClipComment = { ...c, id: renamed.get(c.id) ?? c.id };
+      if (c.parentId !== undefined) row.parentId = renamed.get(c.parentId) ?? c.parentId;
+      return row;
+    }),
+  );
+}
+
+/** Marks a clip changed now (rows were merged into it). */
+export async function touchClipRow(db: SpocDb, clipId: string, now: number): Promise<void> {
+  await db.clips.update(clipId, { updatedAt: now });
+}
+
+export async function getProjectRow(db: SpocDb, id: string): Promise<Project | undefined> {
+  return db.projects.get(id);
+}
+
+export async function addProjectRow(db: SpocDb, project: Project): Promise<void> {
+  await db.projects.add(project);
+}
+
+export async function putProjectRow(db: SpocDb, project: Project): Promise<void> {
+  await db.projects.put(project);
+}
+
+export async function getMetaRow(db: SpocDb, key: string): Promise<MetaEntry | undefined> {
+  return db.meta.get(key);
+}
+
+export async function addMetaRow(db: SpocDb, entry: MetaEntry): Promise<void> {
+  await db.meta.add(entry);
+}
