@@ -67,9 +67,17 @@ export async function waitEditorOn(page: Page, frameIndex: number, timeoutMs = 6
 }
 
 /** The save indicator says everything is stored (or `timeoutMs` passed: returns false). */
-export async function waitSaved(page: Page, timeoutMs = 15_000): Promise<boolean> {
+export function waitSaved(page: Page, timeoutMs = 15_000): Promise<boolean> {
+  return waitSaveStatus(page, 'state', 'idle', timeoutMs);
+}
+
+/**
+ * Waits for one of the save indicator's data attributes (state, stalled, kept) to read `value`;
+ * false once `timeoutMs` passed.
+ */
+export async function waitSaveStatus(page: Page, attribute: 'state' | 'stalled' | 'kept', value: string, timeoutMs: number): Promise<boolean> {
   try {
-    await page.waitForSelector('[data-testid="save-status"][data-state="idle"]', { timeout: timeoutMs });
+    await page.waitForSelector(`[data-testid="save-status"][data-${attribute}="${value}"]`, { timeout: timeoutMs });
     return true;
   } catch {
     return false;

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dialog, Page } from '@playwright/test';
 import { launchChromium, sleep, type RunningChromium } from './chromiumProcess';
-import { createDemo, openFrame, paintStroke, readyToPaint, saveState, waitSaved } from './appDriver';
+import { createDemo, openFrame, paintStroke, readyToPaint, saveState, waitSaved, waitSaveStatus } from './appDriver';
 import { dropBallast, fillQuota } from './storageBallast';
 import { StrokeLedger } from './strokeLedger';
 import type { Log, RunResult } from './runResult';
@@ -181,7 +181,7 @@ export async function runQuotaFull(options: QuotaOptions): Promise<QuotaResult> 
     let savedAfterRoom = await waitSaved(page, 30_000);
     let recovery: QuotaResult['recovery'] = savedAfterRoom ? 'by itself' : 'not saved';
     if (!savedAfterRoom && (await isStalled(page))) {
-      const kept = await keptInJournal(page);
+      const kept = await waitSaveStatus(page, 'kept', 'kept', 15_000); // every unsaved edit is in the journal
       note(`with the ballast gone the page says saving is not answering; edits ${kept ? 'kept in the journal' : 'NOT kept'}; reloading as its notice asks`);
       await page.reload();
       await readyToPaint(page, frame);
@@ -249,15 +249,7 @@ async function isStalled(page: Page): Promise<boolean> {
   return (await page.getByTestId('save-status').getAttribute('data-stalled')) === 'true';
 }
 
-/** Waits for the page to say every unsaved edit is kept in its journal. */
-async function keptInJournal(page: Page, timeoutMs = 15_000): Promise<boolean> {
-  try {
-    await page.waitForSelector('[data-testid="save-status"][data-kept="kept"]', { timeout: timeoutMs });
-    return true;
-  } catch {
-    return false;
-  }
-}
+
 
 /** A save stays failing for `ms` (long enough for a retry to be tried and fail). */
 async function failsSteadily(page: Page, ms = 1500): Promise<boolean> {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { launchChromium, sleep, type RunningChromium } from './chromiumProcess';
-import { createDemo, openFrame, paintStroke, waitSaved } from './appDriver';
+import { createDemo, openFrame, paintStroke, waitSaved, waitSaveStatus } from './appDriver';
 import { StrokeLedger } from './strokeLedger';
 import type { Log, RunResult } from './runResult';
 
@@ -115,13 +115,8 @@ export async function runStall(options: { baseURL: string; seed: number; log?: L
 }
 
 /** Waits for the save indicator to report a write that goes unanswered. */
-async function stallShown(page: Page, timeoutMs = 30_000): Promise<boolean> {
-  try {
-    await page.waitForSelector('[data-testid="save-status"][data-stalled="true"]', { timeout: timeoutMs });
-    return true;
-  } catch {
-    return false;
-  }
+function stallShown(page: Page): Promise<boolean> {
+  return waitSaveStatus(page, 'stalled', 'true', 30_000);
 }
 
 /**
