@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boxUnion, clampBox, isEmptyBox, labelArea, labelBbox, labelHistogram, labelIou, labelOverlap } from './geometry';
+import { boxUnion, clampBox, contentBox, isEmptyBox, labelArea, labelBbox, labelHistogram, labelIou, labelOverlap } from './geometry';
 import type { Box, LabelMap } from './labelMap';
 import { masksArb, maskArb, naiveBbox } from './testdata/naive';
 
@@ -41,6 +41,32 @@ describe('labelBbox', () => {
   it('finds a box whose extreme columns are on middle rows', () => {
     const data = Uint8Array.from([0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0]);
     expect(labelBbox(mapOf(data, 4, 4), 1)).toEqual({ x: 0, y: 0, w: 4, h: 4 });
+  });
+});
+
+describe('contentBox', () => {
+  it('is the tight box of the nonzero pixels, or null when all are zero (property)', () => {
+    fc.assert(
+      fc.property(maskArb([0, 0, 0, 1, 2, 255]), ({ mask, h, w }) => {
+        const [x, y, bw, bh] = naiveBbox(mask.map((v) => (v !== 0 ? 1 : 0)), h, w);
+        expect(contentBox(mapOf(mask, h, w))).toEqual(bw === 0 ? null : { x, y, w: bw, h: bh });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads rows four pixels at a time on aligned maps and one at a time on unaligned views', () => {
+    const w = 8;
+    const h = 6;
+    const buffer = new Uint8Array(w * h + 1);
+    const unaligned = buffer.subarray(1);
+    const aligned = new Uint8Array(w * h);
+    for (const data of [aligned, unaligned]) {
+      data[2 * w + 5] = 1;
+      data[4 * w + 1] = 2;
+      expect(contentBox(mapOf(data, h, w))).toEqual({ x: 1, y: 2, w: 5, h: 3 });
+    }
+    expect(contentBox(mapOf(new Uint8Array(w * h), h, w))).toBeNull();
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import Konva from 'konva';
 import type { Box, LabelMap } from '../../masks/labelMap';
-import { boxUnion } from '../../masks/geometry';
+import { boxUnion, contentBox } from '../../masks/geometry';
 import type { ToolPreview } from '../tools/types';
 import { hexRgb, maskBoxPixels, outlinePixels, type MaskStyle } from './maskPixels';
 import { OutlineShape } from './outlineShape';
@@ -59,6 +59,8 @@ export class CanvasView {
   private proposalItems: readonly OutlineItem[] = [];
   private map: LabelMap | null = null;
   private dirty: Box | null = null;
+  /** Where the mask canvas may hold colour: a frame switch clears this and paints the new frame's content box only. */
+  private painted: Box | null = null;
   private frameRequest = 0;
   private transform: ViewTransform = { scale: 1, x: 0, y: 0 };
   private options: ViewOptions = { opacity: 0.5, style: 'fill', masksVisible: true, onion: false, colours: DEFAULT_STATE_COLOURS };
@@ -103,8 +105,15 @@ export class CanvasView {
     this.imageNode.image(image ?? undefined);
     this.map = map;
     this.dirty = null;
-    this.outline.setMap(map);
-    this.repaint({ x: 0, y: 0, w: map.width, h: map.height });
+    // A full-frame repaint cost ~10 ms at 720p; the old frame's colour and the new frame's masks
+    // both lie inside these two boxes, and repaint() writes every pixel of its box.
+    const content = contentBox(map);
+    const stale = this.painted;
+    this.painted = null;
+    this.outline.setMap(map, content);
+    const box = content && stale ? boxUnion(content, stale) : (content ?? stale);
+    if (box) this.repaint(box);
+    else this.maskLayer.batchDraw();
     this.setOnionMap(previous);
     this.imageLayer.batchDraw();
   }
@@ -412,6 +421,7 @@ export class CanvasView {
     if (x1 <= x0 || y1 <= y0) return;
     const t0 = performance.now();
     const clipped = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+    this.painted = this.painted ? boxUnion(this.painted, clipped) : clipped;
     const img = this.maskCtx.createImageData(clipped.w, clipped.h);
     // The fill; the outline style hides it and shows only the outline shape.
     maskBoxPixels(map, clipped, 'fill', img.data, { 1: hexRgb(this.options.colours[1]), 2: hexRgb(this.options.colours[2]) });

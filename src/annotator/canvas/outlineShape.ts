@@ -27,11 +27,12 @@ export class OutlineShape {
     this.node = new Konva.Shape({ listening: false, perfectDrawEnabled: false, sceneFunc: (context) => this.draw(context._context) });
   }
 
-  setMap(map: LabelMap): void {
+  /** A new map; `content` bounds its nonzero pixels (null: none), so only tiles there are traced. */
+  setMap(map: LabelMap, content: Box | null = { x: 0, y: 0, w: map.width, h: map.height }): void {
     this.map = map;
     this.tiles.clear();
     this.dirty.clear();
-    this.markDirty({ x: 0, y: 0, w: map.width, h: map.height });
+    if (content) this.markDirty(content);
   }
 
   /** Pixels of `box` changed: the tiles whose edges they touch are rebuilt at the next draw. */

@@ -140,6 +140,11 @@ export class EditorSession {
   private readonly history = new History();
   private readonly historyLoaded = new Set<number>();
   private readonly recentMaps = new Map<number, LabelMap>();
+  /** Reads of frames' maps from the store under way, by frame (loadMap). */
+  private readonly mapReads = new Map<number, Promise<LabelMap>>();
+  /** Bumped when cached maps are dropped (reloadFromStore): reads begun before are not kept. */
+  private mapsGeneration = 0;
+  private closing = false;
   /** Instance tags per frame, as loaded or edited in this tab. */
   private readonly tagsByFrame = new Map<number, InstanceTag[]>();
   private readonly queue: PersistQueue<LayerInput, RevisionInput>;
@@ -325,11 +330,28 @@ export class EditorSession {
     if (token !== this.loadToken) return;
     await this.loadHistory(index);
     if (token !== this.loadToken) return; // a later switch won
+    const step = index >= this.ctx.frameIndex ? 1 : -1;
     this.remember(index, map);
     this.ctx.map = map;
     this.ctx.frameIndex = index;
     this.setState({ frameIndex: index });
     for (const fn of this.frameListeners) fn(map);
+    this.readAhead(index + step);
+  }
+
+  /**
+   * Reads the next frame in the direction of travel while this one is looked at, so stepping
+   * through a clip finds each map decoded (bench: switch frames). A map read before the clip was
+   * reloaded from the store is not kept.
+   */
+  private readAhead(index: number): void {
+    if (index < 0 || index >= this.clip.frameCount || this.recentMaps.has(index) || this.closing) return;
+    const generation = this.mapsGeneration;
+    this.loadMap(index)
+      .then((map) => {
+        if (generation === this.mapsGeneration && index !== this.ctx.frameIndex && !this.recentMaps.has(index)) this.remember(index, map);
+      })
+      .catch(() => undefined); // the frame's own switch reads it again and reports the error
   }
 
   /**
@@ -337,10 +359,22 @@ export class EditorSession {
    * holds the clip's edit lock, so its maps are the truth); others from the store, after pending
    * writes have landed, so a frame left a moment ago never comes back without its last stroke.
    */
-  async loadMap(index: number): Promise<LabelMap> {
-    if (index === this.ctx.frameIndex) return this.ctx.map;
+  loadMap(index: number): Promise<LabelMap> {
+    if (index === this.ctx.frameIndex) return Promise.resolve(this.ctx.map);
     const cached = this.recentMaps.get(index);
-    if (cached) return cached;
+    if (cached) return Promise.resolve(cached);
+    // One read per frame at a time: whoever asks while the look-ahead reads a frame gets the very
+    // map it will keep, so an edit of that frame cannot be lost under a second copy.
+    const reading = this.mapReads.get(index);
+    if (reading) return reading;
+    const read = this.readMap(index).finally(() => {
+      if (this.mapReads.get(index) === read) this.mapReads.delete(index);
+    });
+    this.mapReads.set(index, read);
+    return read;
+  }
+
+  private async readMap(index: number): Promise<LabelMap> {
     if (this.queue.status.pending > 0) await this.queue.flush();
     const layer = await getLayer(this.db, this.clip.id, this.source, index);
     if (!this.tagsByFrame.has(index)) this.tagsByFrame.set(index, parseInstanceTags(layer?.instances));
@@ -635,6 +669,8 @@ export class EditorSession {
     this.history.reset();
     this.historyLoaded.clear();
     this.recentMaps.clear();
+    this.mapReads.clear();
+    this.mapsGeneration++;
     this.tagsByFrame.clear();
     if (this.keptPending && this.pending) {
       this.keptPending = false;
@@ -656,6 +692,7 @@ export class EditorSession {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.flush().catch(() => undefined);
     await this.draftsWritten();
     this.queue.destroy();

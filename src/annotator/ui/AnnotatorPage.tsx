@@ -6,7 +6,7 @@
  * Other rooms (review, metrics, AI assist) plug in through `slots` (see editorSlots.ts); the app
  * composes them in src/app/editor/EditorPage.tsx, so the annotator never imports them.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentProps } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentProps } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDb } from '../../workspace/db';
 import { navigate, parseRoute } from '../../workspace/router';
@@ -174,10 +174,12 @@ function Editor({ clip, frame, slots }: { clip: Clip; frame: number; slots: Edit
 
   if (!opened) return <p className="p-6 text-zinc-500">Opening the clip…</p>;
   const { generation, ...rest } = opened;
-  return <EditorView key={generation} clip={clip} frame={frame} slots={slots} {...rest} />;
+  return <EditorView key={generation} clip={clip} slots={slots} {...rest} />;
 }
 
-function EditorView({ clip, frame, slots, session, images, author }: { clip: Clip; frame: number; slots: EditorSlots } & Omit<Opened, 'generation'>) {
+// Memoised, and told the frame by the session rather than the URL: a frame switch re-renders what
+// shows the frame, not the whole editor twice (bench: switch frames).
+const EditorView = memo(function EditorView({ clip, slots, session, images, author }: { clip: Clip; slots: EditorSlots } & Omit<Opened, 'generation'>) {
   const db = useDb();
   const state = useSyncExternalStore(
     useCallback((fn: () => void) => session.onState(fn), [session]),
@@ -216,13 +218,18 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
   // What the key handler and the toggle read between renders: the request in force and what shows.
   const masksLatest = useRef<{ request: MasksRequestInForce | null; visible: boolean }>({ request: null, visible: true });
 
-  // Follow the URL when it changes from outside (links, back / forward). Frame commands tell the
-  // session directly; a render that lags behind the URL must not send the session back.
+  // Follow the URL when it changes from outside (links, back / forward, typed). Frame commands tell
+  // the session first, so the URL they write next finds it already on its way there.
   useEffect(() => {
-    const here = parseRoute(window.location.hash);
-    if (here.name !== 'clip' || here.frame !== frame) return;
-    void session.goToFrame(frame).catch((err: unknown) => notify('error', `Could not open frame ${frame + 1}: ${messageOf(err)}`));
-  }, [session, frame]);
+    const follow = () => {
+      const here = parseRoute(window.location.hash);
+      if (here.name !== 'clip' || here.clipId !== clip.id) return;
+      void session.goToFrame(here.frame).catch((err: unknown) => notify('error', `Could not open frame ${here.frame + 1}: ${messageOf(err)}`));
+    };
+    follow();
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, [session, clip.id]);
 
   // Nothing is lost: write pending edits when the tab is hidden or closed.
   useEffect(() => {
@@ -445,7 +452,7 @@ function EditorView({ clip, frame, slots, session, images, author }: { clip: Cli
       {palette && <CommandPalette ctx={ctx} registry={registry} onClose={() => setPalette(false)} />}
     </div>
   );
-}
+});
 
 /** The rooms' actions (the `useActions` slot); the slots object never changes, so the hook order holds. */
 function useRoomActions(slots: EditorSlots, slot: EditorSlotContext): readonly Action[] {

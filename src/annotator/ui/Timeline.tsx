@@ -8,7 +8,7 @@
  * A click goes to a frame. Shift-click, or a drag across cells, selects a range of frames instead,
  * so their phase can be set in one go (SidePanel).
  */
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, type MouseEvent as ReactMouseEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import type { Frame, FramePhase, FrameVerdict } from '../../store/types';
 import type { LayerAreas } from '../../store/layers';
 import { rangeBounds, type FrameRange } from '../phases';
@@ -56,11 +56,11 @@ interface Props {
 }
 
 export function Timeline({ frames, areas, current, onPick, rejected, selection = null, onSelect, flagged }: Props) {
-  const byFrame = new Map(areas.map((a) => [a.frameIndex, a]));
-  const maxArea = Math.max(1, ...areas.map((a) => a.actArea + a.trfArea));
+  const byFrame = useMemo(() => new Map(areas.map((a) => [a.frameIndex, a])), [areas]);
+  const maxArea = useMemo(() => Math.max(1, ...areas.map((a) => a.actArea + a.trfArea)), [areas]);
   const [lo, hi] = selection ? rangeBounds(selection) : [-1, -1];
   // A press on a cell that may become a drag; `moved` once it reached another cell.
-  const drag = useRef<{ start: number; moved: boolean } | null>(null);
+  const drag = useRef<{ start: number; head: number; moved: boolean } | null>(null);
   // The click that ends a shift-click or a drag must not also go to the frame.
   const swallowClick = useRef(false);
   useEffect(() => {
@@ -69,64 +69,103 @@ export function Timeline({ frames, areas, current, onPick, rejected, selection =
     return () => window.removeEventListener('pointerup', end);
   }, []);
 
+  // One set of handlers on the strip, not four per cell: a frame switch then re-renders the two
+  // cells whose `current` changed, not all of them (bench: switch frames).
+  const cellOf = (target: EventTarget): number | null => {
+    const cell = (target as Element).closest?.('[data-frame-index]');
+    return cell ? Number((cell as HTMLElement).dataset.frameIndex) : null;
+  };
+  const onPointerDown = (e: ReactPointerEvent) => {
+    const k = cellOf(e.target);
+    if (k === null || e.button !== 0 || !onSelect) return;
+    swallowClick.current = false;
+    if (e.shiftKey) {
+      swallowClick.current = true;
+      onSelect({ anchor: selection?.anchor ?? current, head: k });
+      return;
+    }
+    drag.current = { start: k, head: k, moved: false };
+  };
+  // pointerover bubbles where pointerenter does not; it fires again for the children of a cell.
+  const onPointerOver = (e: ReactPointerEvent) => {
+    const d = drag.current;
+    const k = cellOf(e.target);
+    if (k === null || !d || !onSelect || (e.buttons & 1) === 0) return;
+    if (k === d.head && (d.moved || k === d.start)) return;
+    d.head = k;
+    d.moved = true;
+    swallowClick.current = true;
+    onSelect({ anchor: d.start, head: k });
+  };
+  const onClick = (e: ReactMouseEvent) => {
+    const k = cellOf(e.target);
+    if (k === null) return;
+    if (swallowClick.current) {
+      swallowClick.current = false;
+      return;
+    }
+    onSelect?.(null);
+    onPick(k);
+  };
+
   return (
-    <nav className="flex h-20 select-none items-end gap-px overflow-x-auto border-t border-zinc-800 bg-zinc-950 px-2 py-1" aria-label="Frames">
-      {frames.map((f) => {
-        const a = byFrame.get(f.index);
-        const state = frameState(f, a);
-        const selected = f.index >= lo && f.index <= hi;
-        const rejection = rejected?.get(f.index);
-        const flag = flagged?.get(f.index);
-        return (
-          <button
-            key={f.index}
-            onPointerDown={(e) => {
-              if (e.button !== 0 || !onSelect) return;
-              swallowClick.current = false;
-              if (e.shiftKey) {
-                swallowClick.current = true;
-                onSelect({ anchor: selection?.anchor ?? current, head: f.index });
-                return;
-              }
-              drag.current = { start: f.index, moved: false };
-            }}
-            onPointerEnter={(e) => {
-              const d = drag.current;
-              if (!d || !onSelect || (e.buttons & 1) === 0) return;
-              d.moved = true;
-              swallowClick.current = true;
-              onSelect({ anchor: d.start, head: f.index });
-            }}
-            onClick={() => {
-              if (swallowClick.current) {
-                swallowClick.current = false;
-                return;
-              }
-              onSelect?.(null);
-              onPick(f.index);
-            }}
-            data-testid="timeline-frame"
-            data-state={state}
-            data-phase={f.phase ?? ''}
-            data-selected={selected ? 'true' : undefined}
-            data-rejected={rejection ? 'true' : undefined}
-            data-low-confidence={flag ? 'true' : undefined}
-            aria-current={f.index === current ? 'true' : undefined}
-            title={cellTitle(f, state, rejection) + (flag ? ` · ${flag}` : '')}
-            className={`relative flex h-full min-w-3 flex-1 shrink-0 flex-col justify-end rounded-sm ${selected ? 'bg-sky-900' : STATE_BG[state]} ${
-              f.index === current ? 'outline outline-2 outline-sky-400' : ''
-            }`}
-          >
-            {rejection && <span className="absolute inset-x-0 top-0 block h-1.5 rounded-t-sm bg-red-600" data-testid="rejected-mark" />}
-            {flag && <span className="absolute right-0 top-2 block h-2 w-2 rounded-full bg-amber-400" data-testid="low-confidence-mark" />}
-            <span className="flex flex-1 flex-col justify-end">
-              {a && <span className="block bg-emerald-500" style={{ height: `${(100 * a.trfArea) / maxArea}%` }} />}
-              {a && <span className="block bg-red-500" style={{ height: `${(100 * a.actArea) / maxArea}%` }} />}
-            </span>
-            <span className={`mt-px block h-1.5 ${f.phase ? PHASE_COLOUR[f.phase] : 'bg-transparent'}`} />
-          </button>
-        );
-      })}
+    <nav
+      className="flex h-20 select-none items-end gap-px overflow-x-auto border-t border-zinc-800 bg-zinc-950 px-2 py-1"
+      aria-label="Frames"
+      onPointerDown={onPointerDown}
+      onPointerOver={onPointerOver}
+      onClick={onClick}
+    >
+      {frames.map((f) => (
+        <TimelineCell
+          key={f.index}
+          frame={f}
+          area={byFrame.get(f.index)}
+          maxArea={maxArea}
+          current={f.index === current}
+          selected={f.index >= lo && f.index <= hi}
+          rejection={rejected?.get(f.index)}
+          flag={flagged?.get(f.index)}
+        />
+      ))}
     </nav>
   );
 }
+
+interface CellProps {
+  frame: Frame;
+  area: LayerAreas | undefined;
+  maxArea: number;
+  current: boolean;
+  selected: boolean;
+  rejection: FrameVerdict | undefined;
+  flag: string | undefined;
+}
+
+const TimelineCell = memo(function TimelineCell({ frame: f, area: a, maxArea, current, selected, rejection, flag }: CellProps) {
+  const state = frameState(f, a);
+  return (
+    <button
+      data-frame-index={f.index}
+      data-testid="timeline-frame"
+      data-state={state}
+      data-phase={f.phase ?? ''}
+      data-selected={selected ? 'true' : undefined}
+      data-rejected={rejection ? 'true' : undefined}
+      data-low-confidence={flag ? 'true' : undefined}
+      aria-current={current ? 'true' : undefined}
+      title={cellTitle(f, state, rejection) + (flag ? ` · ${flag}` : '')}
+      className={`relative flex h-full min-w-3 flex-1 shrink-0 flex-col justify-end rounded-sm ${selected ? 'bg-sky-900' : STATE_BG[state]} ${
+        current ? 'outline outline-2 outline-sky-400' : ''
+      }`}
+    >
+      {rejection && <span className="absolute inset-x-0 top-0 block h-1.5 rounded-t-sm bg-red-600" data-testid="rejected-mark" />}
+      {flag && <span className="absolute right-0 top-2 block h-2 w-2 rounded-full bg-amber-400" data-testid="low-confidence-mark" />}
+      <span className="flex flex-1 flex-col justify-end">
+        {a && <span className="block bg-emerald-500" style={{ height: `${(100 * a.trfArea) / maxArea}%` }} />}
+        {a && <span className="block bg-red-500" style={{ height: `${(100 * a.actArea) / maxArea}%` }} />}
+      </span>
+      <span className={`mt-px block h-1.5 ${f.phase ? PHASE_COLOUR[f.phase] : 'bg-transparent'}`} />
+    </button>
+  );
+});

@@ -10,6 +10,7 @@
  */
 import type { Box, LabelMap } from '../../masks/labelMap';
 import { LABEL } from '../../masks/labelMap';
+import { contentBox } from '../../masks/geometry';
 import type { StateAreas } from '../progress';
 
 export const DEFAULT_TILE = 64;
@@ -32,7 +33,9 @@ export class TileAreaCounter {
     this.rows = Math.ceil(map.height / tile);
     this.tileAct = new Uint32Array(this.cols * this.rows);
     this.tileTrf = new Uint32Array(this.cols * this.rows);
-    this.update({ x: 0, y: 0, w: map.width, h: map.height });
+    // Tiles outside the content box hold no state pixels: their zero counts are already right.
+    const content = contentBox(map);
+    if (content) this.update(content);
   }
 
   /** Actionable and transformed pixels of the whole map, as of the last update. */
