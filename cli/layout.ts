@@ -13,7 +13,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { naturalCompare, stem } from '../src/io/files/virtualFile';
-import { fpsOfFramesDir } from '../src/io/wtc/wtcLayout';
+import { fpsOfFramesDir } from '../src/io/formats/wtcLayout';
 import { InputTree } from './inputTree';
 import { DataError, UsageError, resolvePath, type CliIo } from './io';
 

@@ -9,7 +9,7 @@ import { DEMO_KINDS, createDemoClip, createRng, sampleTimes, type DemoKind } fro
 import { encodeIndexedPng } from '../../src/io/indexedPng';
 import { MAX_SIDE } from '../../src/masks/labelMap';
 import { subsetOf } from '../../src/taxonomy';
-import { WTC_FRAMES_DIR } from '../../src/io/wtc/wtcLayout';
+import { WTC_FRAMES_DIR } from '../../src/io/formats/wtcLayout';
 import { flag, parseChoice, parseCommandArgs, parseInteger, parseNumber, parseSize, requireString, stringOption } from '../args';
 import { DEMO_HELP } from '../help';
 import { DataError, EXIT, UsageError, displayPath, fsProblem, resolvePath, type CliIo } from '../io';

@@ -9,8 +9,8 @@ import { H, W, freshDb, importDraft, snapshot } from '../testing/storeFixtures';
 import type { Clip } from '../store/types';
 import { ClipBusyError } from '../workspace/clipWriteLock';
 import { settle, twoTabs } from '../testing/locks';
-import { importAnnotationPngs } from './agreement/annotations';
-import { importPredictionPngs } from './predictions';
+import { importAnnotationPngs } from '../io/sources/annotations';
+import { importPredictionPngs } from '../io/sources/predictions';
 import { approveClip, takeClipStep } from './reviewSteps';
 import { rects } from '../testing/review';
 

@@ -21,8 +21,8 @@ import { decodeCheck, makeThumbnail } from '../../io/images/browserImages';
 import { imageSequenceDraft, nameDraftsApart, oscChoiceProblem, videoDraft, type DraftContext, type OscChoice } from '../../io/clipDrafts';
 import { takenClipNames } from '../../store/clips';
 import { sampleVideo } from '../../io/video/sampleVideo';
-import { looksLikeWtc } from '../../io/wtc/wtcLayout';
-import { wtcDrafts } from '../../io/wtc/wtcDrafts';
+import { looksLikeWtc } from '../../io/formats/wtcLayout';
+import { wtcDrafts } from '../../io/formats/wtcDrafts';
 import { ImportError, throwIfAborted } from '../../io/importError';
 
 export interface ImportProgress {

@@ -30,7 +30,7 @@ import { describeOsc, parseOscName, subsetOf } from '../../taxonomy/osc';
 import { isJunkPath, naturalCompare, stem, type VirtualFile } from '../files/virtualFile';
 import { ImportError } from '../importError';
 import { decodeIndexedPng, encodeIndexedPng, VOC_PALETTE } from '../indexedPng';
-import { WTC_FRAMES_DIR_PATTERN, groupWtcVideos, wtcFramesDir, type WtcVideo } from '../wtc/wtcLayout';
+import { WTC_FRAMES_DIR_PATTERN, groupWtcVideos, wtcFramesDir, type WtcVideo } from './wtcLayout';
 import { fileBytes, frameImageFile, sizeFromHeaders } from './folderFiles';
 import {
   checkClipAnnotations,

@@ -8,7 +8,7 @@ import { createProject } from '../../store/projects';
 import { listRevisions } from '../../store/revisions';
 import { H, W, freshDb, importDraft } from '../../testing/storeFixtures';
 import type { Clip } from '../../store/types';
-import { importAnnotationPngs } from './annotations';
+import { importAnnotationPngs } from '../../io/sources/annotations';
 import { encodeIndexedPng, VOC_PALETTE } from '../../io/indexedPng';
 import type { LabelMap } from '../../masks/labelMap';
 import { rects } from '../../testing/review';

@@ -17,7 +17,7 @@ import { fromFileList } from '../../io/files/virtualFile';
 import { scoreClips, type CountedClip } from '../../metrics/spoc';
 import { notify, messageOf } from '../../workspace/notices';
 import { useUserName } from '../../workspace/user';
-import { importAnnotationCoco, importAnnotationPngs } from '../agreement/annotations';
+import { importAnnotationCoco, importAnnotationPngs } from '../../io/sources/annotations';
 import { agreementRows, sortAgreement, type AgreementCache, type AgreementRow, type AgreementSort } from '../agreement/agreementRows';
 import { type MergeRule, type Resolution } from '../agreement/resolve';
 import { applyPick } from '../agreement/applyPick';

@@ -10,7 +10,7 @@ import type { Clip } from '../../store/types';
 import { listLayerSources } from '../../store/layers';
 import { fromFileList } from '../../io/files/virtualFile';
 import { notify, messageOf } from '../../workspace/notices';
-import { importPredictionCoco, importPredictionPngs } from '../predictions';
+import { importPredictionCoco, importPredictionPngs } from '../../io/sources/predictions';
 import { ERROR_COLOURS, ERROR_CLASS } from '../errorMap';
 import { useReviewUi, type OverlayMode } from './reviewUiState';
 import { errorTotals } from './overlayImage';

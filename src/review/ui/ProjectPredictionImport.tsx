@@ -1,6 +1,6 @@
 /**
  * "Predictions for the whole project" on the project page: one folder or zip with a folder of PNG
- * masks per clip, matched by clip name (../projectPredictions.ts), and a report of what matched,
+ * masks per clip, matched by clip name (src/io/sources/projectPredictions.ts), and a report of what matched,
  * what did not and every error. All or nothing: with an error nothing is imported.
  */
 import { useState } from 'react';
@@ -11,8 +11,8 @@ import { fromFileList, type VirtualFile } from '../../io/files/virtualFile';
 import { readZip } from '../../io/files/zipArchive';
 import { listLayerSources } from '../../store/layers';
 import type { Clip } from '../../store/types';
-import { predictionTarget } from '../predictions';
-import { commitProjectPredictions, readProjectPredictions, type ProjectPredictionReport } from '../projectPredictions';
+import { predictionTarget } from '../../io/sources/predictions';
+import { commitProjectPredictions, readProjectPredictions, type ProjectPredictionReport } from '../../io/sources/projectPredictions';
 
 const HINT =
   "One folder of PNG masks per clip, named after the clip, each mask named after its frame: the WhereToChange export of a prediction (<verb>_<object>/pred/masks/<clip>/frame0000.png), DAVIS Annotations/<clip>/, or <model>/<clip>/. Frame images and metadata are skipped.";

@@ -9,13 +9,13 @@
  * it was, and the report lists every error (file and problem), not only the first. Then every
  * clip's layers are written in one transaction.
  */
-import { isJunkPath, extension, naturalCompare, type VirtualFile } from '../io/files/virtualFile';
-import { ImportCancelled, ImportError, throwIfAborted } from '../io/importError';
-import type { SpocDb } from '../store/db';
-import { StoreError } from '../store/errors';
-import { writeSourceLayers } from '../store/sourceLayers';
-import { touchTables } from '../store/touch';
-import { withClipWriteLock } from '../workspace/clipWriteLock';
+import { isJunkPath, extension, naturalCompare, type VirtualFile } from '../files/virtualFile';
+import { ImportCancelled, ImportError, throwIfAborted } from '../importError';
+import type { SpocDb } from '../../store/db';
+import { StoreError } from '../../store/errors';
+import { writeSourceLayers } from '../../store/sourceLayers';
+import { touchTables } from '../../store/touch';
+import { withClipWriteLock } from '../../workspace/clipWriteLock';
 import { isPredictionPlace, predictionSource, readPredictionPngs, type PredictionDraft, type PredictionSource, type PredictionTarget } from './predictions';
 
 export interface MatchedClip {

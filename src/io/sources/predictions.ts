@@ -17,24 +17,24 @@
  * frames by position (PNG files in natural order, COCO images in their frame order) and then needs
  * exactly one mask per frame. Frames without a mask simply have no prediction (scored as empty).
  */
-import { MaskFormatError } from '../masks/errors';
-import { labelHistogram } from '../masks/geometry';
-import { LABEL, type LabelMap } from '../masks/labelMap';
-import { encodeLayer, type LayerMasks } from '../masks/layers';
-import { remapLabels } from '../masks/remap';
-import { extension, isJunkPath, naturalCompare, stem, type VirtualFile } from '../io/files/virtualFile';
-import { importCoco } from '../io/formats/cocoImport';
-import { defaultFrameName, frameLayer } from '../io/formats/model';
-import type { OverlapPolicy } from '../io/formats/stateMasks';
-import { ImportError, throwIfAborted } from '../io/importError';
-import { decodeIndexedPng } from '../io/indexedPng';
-import type { SpocDb } from '../store/db';
-import { getClip } from '../store/clips';
-import { StoreError } from '../store/errors';
-import { listFrames } from '../store/frames';
-import { writeSourceLayers } from '../store/sourceLayers';
-import { storedClipRef, withClipWriteLock } from '../workspace/clipWriteLock';
-import type { Clip, Frame, LayerSource } from '../store/types';
+import { MaskFormatError } from '../../masks/errors';
+import { labelHistogram } from '../../masks/geometry';
+import { LABEL, type LabelMap } from '../../masks/labelMap';
+import { encodeLayer, type LayerMasks } from '../../masks/layers';
+import { remapLabels } from '../../masks/remap';
+import { extension, isJunkPath, naturalCompare, stem, type VirtualFile } from '../files/virtualFile';
+import { importCoco } from '../formats/cocoImport';
+import { defaultFrameName, frameLayer } from '../formats/model';
+import type { OverlapPolicy } from '../formats/stateMasks';
+import { ImportError, throwIfAborted } from '../importError';
+import { decodeIndexedPng } from '../indexedPng';
+import type { SpocDb } from '../../store/db';
+import { getClip } from '../../store/clips';
+import { StoreError } from '../../store/errors';
+import { listFrames } from '../../store/frames';
+import { writeSourceLayers } from '../../store/sourceLayers';
+import { storedClipRef, withClipWriteLock } from '../../workspace/clipWriteLock';
+import type { Clip, Frame, LayerSource } from '../../store/types';
 
 export type PredictionSource = `pred:${string}`;
 

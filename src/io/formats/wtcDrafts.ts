@@ -5,8 +5,8 @@
  * decoded (checkFrames), must match the size the masks were read at, and becomes a ClipImportDraft.
  * One reading of the format, shared with `spoc-studio convert`, so the app and the CLI agree.
  */
-import { importWtc } from '../formats/wtc';
-import { storeRowsFromAnnotations } from '../formats/storeRows';
+import { importWtc } from './wtc';
+import { storeRowsFromAnnotations } from './storeRows';
 import type { VirtualFile } from '../files/virtualFile';
 import { ImportError, throwIfAborted } from '../importError';
 import { checkFrames, type SequenceOptions } from '../images/imageSequence';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeLayer, parseLayer } from '../../masks/layers';
-import { exportWtc } from '../formats/wtc';
-import { fakeJpeg, frameImages, maskBytes, sampleClip, toVirtualFiles, vf } from '../formats/testdata/fixtures';
+import { exportWtc } from './wtc';
+import { fakeJpeg, frameImages, maskBytes, sampleClip, toVirtualFiles, vf } from './testdata/fixtures';
 import { encodeIndexedPng } from '../indexedPng';
 import { wtcDrafts } from './wtcDrafts';
 

@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createLabelMap } from '../masks/labelMap';
-import { decodeLayer, parseLayer } from '../masks/layers';
-import type { VirtualFile } from '../io/files/virtualFile';
-import { encodeIndexedPng } from '../io/indexedPng';
-import type { SpocDb } from '../store/db';
-import { commitClipImport } from '../store/importCommit';
-import { listLayers } from '../store/layers';
-import { createProject } from '../store/projects';
-import { H, W, freshDb, importDraft, snapshot } from '../testing/storeFixtures';
-import type { Clip } from '../store/types';
+import { createLabelMap } from '../../masks/labelMap';
+import { decodeLayer, parseLayer } from '../../masks/layers';
+import type { VirtualFile } from '../files/virtualFile';
+import { encodeIndexedPng } from '../indexedPng';
+import type { SpocDb } from '../../store/db';
+import { commitClipImport } from '../../store/importCommit';
+import { listLayers } from '../../store/layers';
+import { createProject } from '../../store/projects';
+import { H, W, freshDb, importDraft, snapshot } from '../../testing/storeFixtures';
+import type { Clip } from '../../store/types';
 import { predictionTarget } from './predictions';
 import { commitProjectPredictions, readProjectPredictions } from './projectPredictions';
 

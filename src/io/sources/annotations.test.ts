@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LabelMap } from '../../masks/labelMap';
 import { decodeLayer, encodeLayer, parseLayer } from '../../masks/layers';
-import type { VirtualFile } from '../../io/files/virtualFile';
-import { exportCocoFile } from '../../io/formats/cocoExport';
-import type { ClipAnnotations, FrameMask } from '../../io/formats/model';
-import { ImportError } from '../../io/importError';
-import { VOC_PALETTE, encodeIndexedPng } from '../../io/indexedPng';
-import { theirSourceName } from '../../io/bundle/merge';
+import type { VirtualFile } from '../files/virtualFile';
+import { exportCocoFile } from '../formats/cocoExport';
+import type { ClipAnnotations, FrameMask } from '../formats/model';
+import { ImportError } from '../importError';
+import { VOC_PALETTE, encodeIndexedPng } from '../indexedPng';
+import { theirSourceName } from '../bundle/merge';
 import type { SpocDb } from '../../store/db';
 import { StoreError } from '../../store/errors';
 import { commitClipImport } from '../../store/importCommit';

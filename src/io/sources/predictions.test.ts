@@ -1,20 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LabelMap } from '../masks/labelMap';
-import { decodeLayer, encodeLayer, parseLayer } from '../masks/layers';
-import { countFrame } from '../metrics/spoc';
-import type { VirtualFile } from '../io/files/virtualFile';
-import { exportCocoFile } from '../io/formats/cocoExport';
-import type { ClipAnnotations, FrameMask } from '../io/formats/model';
-import { ImportError } from '../io/importError';
-import { VOC_PALETTE, encodeIndexedPng } from '../io/indexedPng';
-import type { SpocDb } from '../store/db';
-import { StoreError } from '../store/errors';
-import { commitClipImport } from '../store/importCommit';
-import { getLayer, listLayers } from '../store/layers';
-import { createProject } from '../store/projects';
-import { H, W, freshDb, importDraft, snapshot } from '../testing/storeFixtures';
-import type { Clip } from '../store/types';
-import { errorMap } from './errorMap';
+import type { LabelMap } from '../../masks/labelMap';
+import { decodeLayer, encodeLayer, parseLayer } from '../../masks/layers';
+import { countFrame } from '../../metrics/spoc';
+import type { VirtualFile } from '../files/virtualFile';
+import { exportCocoFile } from '../formats/cocoExport';
+import type { ClipAnnotations, FrameMask } from '../formats/model';
+import { ImportError } from '../importError';
+import { VOC_PALETTE, encodeIndexedPng } from '../indexedPng';
+import type { SpocDb } from '../../store/db';
+import { StoreError } from '../../store/errors';
+import { commitClipImport } from '../../store/importCommit';
+import { getLayer, listLayers } from '../../store/layers';
+import { createProject } from '../../store/projects';
+import { H, W, freshDb, importDraft, snapshot } from '../../testing/storeFixtures';
+import type { Clip } from '../../store/types';
+import { errorMap } from '../../review/errorMap';
 import {
   importPredictionCoco,
   importPredictionPngs,
@@ -23,7 +23,7 @@ import {
   readPredictionCoco,
   readPredictionPngs,
 } from './predictions';
-import { rects } from '../testing/review';
+import { rects } from '../../testing/review';
 
 const gtA = rects(W, H, 0, [1, 0, 0, 3, 4], [2, 3, 0, 3, 4]);
 const gtB = rects(W, H, 0, [1, 0, 2, 2, 2], [2, 2, 1, 5, 4]);

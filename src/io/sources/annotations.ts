@@ -4,8 +4,8 @@
  * the file); only the source name differs, so a second annotation is never mistaken for a model's
  * output and never lands in gt. One transaction through writeSourceLayers, like a prediction.
  */
-import type { VirtualFile } from '../../io/files/virtualFile';
-import { ImportError, throwIfAborted } from '../../io/importError';
+import type { VirtualFile } from '../files/virtualFile';
+import { ImportError, throwIfAborted } from '../importError';
 import type { SpocDb } from '../../store/db';
 import {
   commitSourceDraft,
@@ -18,7 +18,7 @@ import {
   type PngPredictionOptions,
   type PredictionDraft,
   type SourceImportResult,
-} from '../predictions';
+} from './predictions';
 
 export type AnnotationSource = `ann:${string}`;
 
