@@ -43,7 +43,8 @@ export type FrameMatch = 'name' | 'order';
 
 /** The clip a prediction is read for: its size, name and frames. */
 export interface PredictionTarget {
-  clip: Pick<Clip, 'id' | 'name' | 'width' | 'height' | 'frameCount'>;
+  /** `source`: the name of the file the clip was imported from, which a renamed clip still answers to. */
+  clip: Pick<Clip, 'id' | 'name' | 'width' | 'height' | 'frameCount' | 'source'>;
   frames: readonly Pick<Frame, 'index' | 'name'>[];
 }
 

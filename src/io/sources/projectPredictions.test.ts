@@ -63,6 +63,35 @@ describe('a prediction for the whole project', () => {
     expect(await listLayers(db, clips[2].id, 'pred:model')).toEqual([]);
   });
 
+  it('matches a renamed clip by the name of its video; its current name wins, and a video imported twice matches neither', async () => {
+    const p = clips[0].projectId;
+    const add = async (name: string, fileName: string) => {
+      const draft = importDraft(p, 3);
+      draft.clip.name = name;
+      draft.clip.source = { kind: 'video', fileName };
+      clips.push(await commitClipImport(db, draft));
+    };
+    await add('coffee pour', 'Coffee.MP4'); // renamed in the app after import
+    await add('cup left', 'cup.mp4'); // the same video imported twice, both renamed
+    await add('cup right', 'cup.mp4');
+    await add('dog walk', 'dog.mp4'); // both its names have a folder
+    const files = [
+      png('model/coffee/frame0000.png', 1),
+      png('model/cup/frame0000.png', 1),
+      png('model/dog/frame0000.png', 1),
+      png('model/dog walk/frame0001.png', 2),
+    ];
+    const report = await readProjectPredictions(files, 'preds', await targets(), 'model');
+    expect(report.errors).toEqual([]);
+    expect(report.matched.map((m) => [m.clipName, m.folder])).toEqual([
+      ['coffee pour', 'model/coffee'],
+      ['dog walk', 'model/dog walk'],
+    ]);
+    expect(report.warnings).toContain('model/coffee: matched to clip "coffee pour" by the name of its video (Coffee.MP4)');
+    expect(report.warnings.filter((w) => w.includes('by the name of its video'))).toHaveLength(1);
+    expect(report.unmatchedFolders).toEqual(['model/cup', 'model/dog']);
+  });
+
   it('lists every error with its file, and then writes nothing at all', async () => {
     const files = [
       png('m/a/frame0000.png', 1),

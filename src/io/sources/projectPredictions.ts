@@ -2,14 +2,15 @@
  * One prediction for a whole project: a folder or zip holding one folder of PNG masks per clip (the
  * layouts the per-clip import reads: WhereToChange `<verb>_<noun>/pred/masks/<video>/` as our export
  * writes it, or `gt/masks/<video>/`; DAVIS `Annotations/<video>/`; `<model>/<video>/`), each folder
- * matched to the clip of its name, ignoring case (docs/review.md, "A prediction for the whole project").
+ * matched to the clip of its name, ignoring case, or else to the clip whose video bore that name (a clip
+ * renamed in the app) (docs/review.md, "A prediction for the whole project").
  *
  * All or nothing per import: every matched folder is read and checked by the per-clip reader
  * (readPredictionPngs in predictions.ts) before anything is written; any error leaves the store as
  * it was, and the report lists every error (file and problem), not only the first. Then every
  * clip's layers are written in one transaction.
  */
-import { isJunkPath, extension, naturalCompare, type VirtualFile } from '../files/virtualFile';
+import { isJunkPath, extension, naturalCompare, stem, type VirtualFile } from '../files/virtualFile';
 import { ImportCancelled, ImportError, throwIfAborted } from '../importError';
 import type { SpocDb } from '../../store/db';
 import { StoreError } from '../../store/errors';
@@ -54,6 +55,21 @@ function pngFolders(files: readonly VirtualFile[]): Map<string, VirtualFile[]> {
 const lastSegment = (dir: string): string => dir.slice(dir.lastIndexOf('/') + 1);
 
 /**
+ * Each clip by the name of the video (or folder) it was imported from, lower-cased: only names that
+ * one clip alone answers to, and that are no clip's current name (a video imported twice is ambiguous).
+ */
+function videoNames(targets: readonly PredictionTarget[]): Map<string, PredictionTarget> {
+  const current = new Set(targets.map((t) => t.clip.name.toLowerCase()));
+  const out = new Map<string, PredictionTarget | null>();
+  for (const t of targets) {
+    const name = stem(t.clip.source.fileName).toLowerCase();
+    if (!name || current.has(name)) continue;
+    out.set(name, out.has(name) ? null : t);
+  }
+  return new Map([...out].filter((e): e is [string, PredictionTarget] => e[1] !== null));
+}
+
+/**
  * Reads and checks a project's prediction from the picked files; writes nothing. `targets` are the
  * project's clips with their frames (predictionTarget). Throws ImportError only for a bad name or
  * input that holds no PNG at all; everything else goes to the report.
@@ -74,14 +90,29 @@ export async function readProjectPredictions(
   const folders = pngFolders(files);
   if (folders.size === 0) throw new ImportError(sourceName, 'has no PNG masks');
   const report: ProjectPredictionReport = { source, matched: [], unmatchedFolders: [], clipsWithout: [], errors: [], warnings: [] };
-  const byClip = new Map(targets.map((t) => [t.clip.name.toLowerCase(), t]));
+  const byName = new Map(targets.map((t) => [t.clip.name.toLowerCase(), t]));
+  const byVideo = videoNames(targets);
   const candidates = new Map<PredictionTarget, string[]>();
+  const byVideoName = new Map<PredictionTarget, string[]>();
   for (const dir of [...folders.keys()].sort(naturalCompare)) {
-    const target = dir ? byClip.get(lastSegment(dir).toLowerCase()) : undefined;
+    const folderName = lastSegment(dir).toLowerCase();
+    const named = dir ? byName.get(folderName) : undefined;
+    const filed = dir && !named ? byVideo.get(folderName) : undefined;
     if (!dir) report.errors.push(`${sourceName}: holds masks directly (e.g. ${folders.get(dir)![0].path}); a project's prediction has one folder per clip, named after it`);
-    else if (!target) report.unmatchedFolders.push(dir);
-    else candidates.set(target, [...(candidates.get(target) ?? []), dir]);
+    else if (named) candidates.set(named, [...(candidates.get(named) ?? []), dir]);
+    else if (filed) byVideoName.set(filed, [...(byVideoName.get(filed) ?? []), dir]);
+    else report.unmatchedFolders.push(dir);
   }
+  // A clip renamed in the app still answers to its video's name, the name a model's output
+  // usually carries; a folder named after the clip as it is now wins over one named after its video.
+  for (const [target, dirs] of byVideoName) {
+    if (candidates.has(target)) report.unmatchedFolders.push(...dirs);
+    else {
+      candidates.set(target, dirs);
+      report.warnings.push(`${dirs.join(', ')}: matched to clip "${target.clip.name}" by the name of its video (${target.clip.source.fileName})`);
+    }
+  }
+  report.unmatchedFolders.sort(naturalCompare);
   for (const target of targets) {
     throwIfAborted(options.signal);
     let dirs = candidates.get(target) ?? [];
