@@ -23,8 +23,8 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** Largest JSON body accepted (bytes, default 8 MiB). */
   bodyLimit?: number;
-  /** Fastify's logger (default off; `serve` turns it on). */
-  logger?: boolean;
+  /** Fastify's logger (default off; `serve` logs warnings and errors). */
+  logger?: boolean | { level: string };
 }
 
 export interface ResolvedOptions {
