@@ -14,7 +14,12 @@ export interface ScryptParams {
   p: number;
 }
 
-/** About 50-100 ms and 32 MiB per hash on a laptop core (OWASP's scrypt minimum is N=2^17 with r=8 at 128 MiB; 2^15 keeps a small server responsive under a sign-in burst). */
+/**
+ * 32 MiB and a fraction of a second per hash (0.4 s on this 2-core machine under heavy load; it runs
+ * on libuv's thread pool, so the event loop keeps serving). OWASP's scrypt minimum is N=2^17 at
+ * 128 MiB; 2^15 keeps a small server answering a morning's burst of sign-ins. Raise it here: stored
+ * hashes carry their own parameters and are upgraded at the next sign-in.
+ */
 export const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
