@@ -25,6 +25,13 @@ export default tseslint.config(
     },
   },
   {
+    // The team server is Node only (docs/server.md): the app never imports it (the server may import pure code from src/).
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: 'ImportDeclaration[source.value=/(^|\\/)server\\//]', message: 'src/ runs in the browser; it may not import the server (server/).' }],
+    },
+  },
+  {
     // The pure rooms run in workers, Node and the CLI: keep the DOM, React and Dexie out of them.
     files: ['src/masks/**/*.ts', 'src/metrics/**/*.ts', 'src/demo/**/*.ts', 'src/rpc/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/metrics/panels/**', 'src/demo/encodeVideo.ts'],

@@ -8,6 +8,9 @@ Usage:
   spoc-studio demo --out DIR [--seed N] [--kind KIND] [--frames N] [--size WxH] [--clips N]
                    [--pred-out DIR [--pred-noise P]]
   spoc-studio convert --from FORMAT --to FORMAT IN OUT [options]
+  spoc-studio serve [--port P] [--host H] [--data DIR] [--dist DIR]
+  spoc-studio user add|reset-password NAME [--password-stdin] [--data DIR]
+  spoc-studio token create NAME [--data DIR]
   spoc-studio help [COMMAND]
   spoc-studio --version
 
@@ -16,6 +19,9 @@ Commands:
   demo      write generated clips with exact ground truth (and optionally degraded predictions)
   convert   convert annotations between WhereToChange, DAVIS, COCO and VISOR (lossless where the
             target format can carry it; see docs/formats.md)
+  serve     run the team server: the app and its accounts API on PostgreSQL (docs/server.md)
+  user      create a server account or set a new password (run on the server machine)
+  token     make a bearer token for the CLI to use against the server
 
 Exit codes: 0 success, 1 data error (a file is unreadable, malformed or inconsistent), 2 usage error.
 Run "spoc-studio help COMMAND" for the options of a command. Documentation: docs/cli.md.
@@ -128,4 +134,64 @@ Try:  spoc-studio demo --out demo --clips 2
       spoc-studio convert --from coco --to davis demo.json davis
 `;
 
-export const HELP: Record<string, string> = { eval: EVAL_HELP, demo: DEMO_HELP, convert: CONVERT_HELP };
+const DATABASE_NOTE = `Database: DATABASE_URL (e.g. postgres://spoc:secret@db.lab:5432/spoc) names a PostgreSQL
+server; without it, an embedded PostgreSQL (PGlite) keeps its files in --data DIR (default
+./spoc-server-data). The schema is migrated on start. Only one process may open an embedded
+database at a time: stop the server before running user or token commands on the same --data.
+`;
+
+export const SERVE_HELP = `Usage: spoc-studio serve [options]
+
+Runs the team server: the built app (COOP/COEP kept) and the JSON API under /api (accounts,
+sessions, projects, members, roles, invites, audit log). Stops cleanly on SIGTERM or Ctrl-C.
+Replication of project data (sync) is not built yet: see docs/server.md.
+
+Options:
+  --port P              port to listen on (default 8080; 0 picks a free one)
+  --host H              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface,
+                        normally behind a reverse proxy that terminates TLS)
+  --data DIR            folder of the embedded database (default ./spoc-server-data)
+  --dist DIR            the built app to serve (default dist/ of this checkout; "npm run build")
+  --public-origin URL   the origin people open, e.g. https://annotate.lab.example (checked
+                        against the Origin of every change; default: the request's own host)
+  --trust-proxy         trust X-Forwarded-For/-Proto from the proxy in front (https cookies)
+  -h, --help            show this help
+
+${DATABASE_NOTE}
+Try:  spoc-studio user add ana && spoc-studio serve
+`;
+
+export const USER_HELP = `Usage: spoc-studio user add NAME [--password-stdin] [--data DIR]
+       spoc-studio user reset-password NAME [--password-stdin] [--data DIR]
+
+add             creates an account (usernames: 2-40 letters, digits, ".", "_", "-"; unique
+                without regard to case)
+reset-password  sets a new password and signs the user out of every browser
+
+Options:
+  --password-stdin   read the password from standard input (one trailing newline is dropped;
+                     at least 10 characters); without it a random password is made and printed once
+  --data DIR         folder of the embedded database (default ./spoc-server-data)
+  -h, --help         show this help
+
+${DATABASE_NOTE}`;
+
+export const TOKEN_HELP = `Usage: spoc-studio token create NAME [--data DIR]
+
+Prints a new bearer token for user NAME, once (only its hash is stored). The CLI sends it as
+"Authorization: Bearer <token>"; it acts as that user, with their project roles.
+
+Options:
+  --data DIR         folder of the embedded database (default ./spoc-server-data)
+  -h, --help         show this help
+
+${DATABASE_NOTE}`;
+
+export const HELP: Record<string, string> = {
+  eval: EVAL_HELP,
+  demo: DEMO_HELP,
+  convert: CONVERT_HELP,
+  serve: SERVE_HELP,
+  user: USER_HELP,
+  token: TOKEN_HELP,
+};

@@ -15,6 +15,10 @@ export interface CliIo {
   stderr: TextSink;
   /** Relative paths on the command line are resolved against this (default process.cwd()). */
   cwd?: string;
+  /** What --password-stdin reads (default process.stdin). */
+  stdin?: AsyncIterable<string | Uint8Array>;
+  /** Environment (DATABASE_URL) for the server commands (default process.env). */
+  env?: Record<string, string | undefined>;
 }
 
 /** Exit codes: 0 success, 1 data error (bad or inconsistent input files), 2 usage error. */

@@ -6,6 +6,8 @@
 import { convertCommand } from './commands/convert';
 import { demoCommand } from './commands/demo';
 import { evalCommand } from './commands/eval';
+import { serveCommand } from './commands/serve';
+import { tokenCommand, userCommand } from './commands/user';
 import { HELP, MAIN_HELP } from './help';
 import { EXIT, UsageError, asDataError, type CliIo } from './io';
 import { packageVersion } from './version';
@@ -14,6 +16,9 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<n
   eval: evalCommand,
   demo: demoCommand,
   convert: convertCommand,
+  serve: serveCommand,
+  user: userCommand,
+  token: tokenCommand,
 };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {

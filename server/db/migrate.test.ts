@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { emptySchema, onBothBackends } from '../testing/backends';
+import type { Db } from './db';
+import { loadMigrations, migrate, type Migration } from './migrate';
+
+const TABLES = ['users', 'sessions', 'api_tokens', 'projects', 'project_members', 'invites', 'audit_log'];
+
+async function tablesIn(db: Db): Promise<string[]> {
+  const rows = await db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
+  return rows.map((r) => r.table_name);
+}
+
+/** Rows written right after step N, checked again after every later step. */
+const USER = '00000000-0000-4000-8000-000000000001';
+const PROJECT = '00000000-0000-4000-8000-000000000002';
+const seedAfter: Record<number, (db: Db) => Promise<void>> = {
+  1: (db) => db.query("INSERT INTO users (id, username, password_hash) VALUES ($1, 'Ana', 'scrypt$x')", [USER]).then(() => {}),
+  2: async (db) => {
+    await db.query("INSERT INTO sessions (token_hash, user_id, expires_at, csrf_token) VALUES ('s1', $1, '2030-01-01T00:00:00Z', 'c1')", [USER]);
+    await db.query("INSERT INTO api_tokens (token_hash, user_id) VALUES ('t1', $1)", [USER]);
+  },
+  3: async (db) => {
+    await db.query("INSERT INTO projects (id, name, created_by) VALUES ($1, 'Kitchen', $2)", [PROJECT, USER]);
+    await db.query("INSERT INTO project_members (project_id, user_id, role) VALUES ($1, $2, 'manager')", [PROJECT, USER]);
+  },
+  4: (db) => db.query("INSERT INTO invites (token_hash, project_id, role, created_by, expires_at) VALUES ('i1', $1, 'reviewer', $2, '2030-01-01T00:00:00Z')", [PROJECT, USER]).then(() => {}),
+  5: (db) => db.query("INSERT INTO audit_log (user_id, action, project_id, details) VALUES ($1, 'project.create', $2, $3)", [USER, PROJECT, JSON.stringify({ name: 'Kitchen' })]).then(() => {}),
+};
+
+/** What the rows seeded up to step N read back as, at any later step. */
+async function checkSeeded(db: Db, upTo: number): Promise<void> {
+  if (upTo >= 1) expect(await db.query('SELECT id, username, disabled FROM users')).toEqual([{ id: USER, username: 'Ana', disabled: false }]);
+  if (upTo >= 2) {
+    expect(await db.query('SELECT token_hash, user_id, csrf_token FROM sessions')).toEqual([{ token_hash: 's1', user_id: USER, csrf_token: 'c1' }]);
+    expect(await db.query('SELECT token_hash, user_id FROM api_tokens')).toEqual([{ token_hash: 't1', user_id: USER }]);
+  }
+  if (upTo >= 3) expect(await db.query('SELECT project_id, user_id, role FROM project_members')).toEqual([{ project_id: PROJECT, user_id: USER, role: 'manager' }]);
+  if (upTo >= 4) expect(await db.query('SELECT role, used_by FROM invites')).toEqual([{ role: 'reviewer', used_by: null }]);
+  if (upTo >= 5) expect(await db.query('SELECT action, details FROM audit_log')).toEqual([{ action: 'project.create', details: { name: 'Kitchen' } }]);
+}
+
+describe('migration files', () => {
+  it('are numbered without gaps and each has a seed step in this test', async () => {
+    const migrations = await loadMigrations();
+    expect(migrations.map((m) => m.version)).toEqual(Object.keys(seedAfter).map(Number));
+  });
+});
+
+onBothBackends(
+  (ctx) => {
+    it('takes an empty database to the latest schema', async () => {
+      const db = ctx.db();
+      await emptySchema(db);
+      expect(await migrate(db)).toEqual([1, 2, 3, 4, 5]);
+      expect(await tablesIn(db)).toEqual([...TABLES, 'schema_migrations'].sort());
+      expect((await db.query('SELECT version, name FROM schema_migrations ORDER BY version')).map((r) => r.name)).toEqual([
+        'users',
+        'sessions_and_tokens',
+        'projects_and_members',
+        'invites',
+        'audit_log',
+      ]);
+    });
+
+    it('does nothing when run again', async () => {
+      const db = ctx.db();
+      const before = await db.query('SELECT version, applied_at FROM schema_migrations ORDER BY version');
+      expect(await migrate(db)).toEqual([]);
+      expect(await db.query('SELECT version, applied_at FROM schema_migrations ORDER BY version')).toEqual(before);
+    });
+
+    it('applies each step over the data of the steps before, which reads back unchanged', async () => {
+      const db = ctx.db();
+      await emptySchema(db);
+      const last = (await loadMigrations()).length;
+      for (let step = 1; step <= last; step++) {
+        expect(await migrate(db, { to: step })).toEqual([step]);
+        await checkSeeded(db, step - 1);
+        await seedAfter[step](db);
+        await checkSeeded(db, step);
+      }
+    });
+
+    it('rolls a failing step back whole and records nothing for it', async () => {
+      const db = ctx.db();
+      await emptySchema(db);
+      const real = await loadMigrations();
+      const broken: Migration = { version: 2, name: 'broken', sql: 'CREATE TABLE half_done (x int); SELECT no_such_function();', checksum: 'x' };
+      await expect(migrate(db, { migrations: [real[0], broken] })).rejects.toThrow(/no_such_function/);
+      expect(await tablesIn(db)).toEqual(['schema_migrations', 'users']);
+      expect(await db.query('SELECT version FROM schema_migrations')).toEqual([{ version: 1 }]);
+    });
+
+    it('refuses a migration edited after it was applied, and a database from a newer server', async () => {
+      const db = ctx.db();
+      await emptySchema(db);
+      const real = await loadMigrations();
+      await migrate(db, { migrations: real.slice(0, 1) });
+      const edited = [{ ...real[0], checksum: 'edited' }, ...real.slice(1)];
+      await expect(migrate(db, { migrations: edited })).rejects.toThrow(/001_users.sql changed after it was applied/);
+      await migrate(db);
+      await expect(migrate(db, { migrations: real.slice(0, 3) })).rejects.toThrow(/schema is at version 5, newer than this server knows \(3\)/);
+    });
+
+    if (ctx.kind === 'postgres') {
+      it('applies each step exactly once when two server processes migrate at the same time', async () => {
+        const db = ctx.db();
+        await emptySchema(db);
+        const other = ctx.connectAgain();
+        const [a, b] = await Promise.all([migrate(db), migrate(other)]);
+        expect([...a, ...b].sort()).toEqual([1, 2, 3, 4, 5]);
+        expect(await db.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([1, 2, 3, 4, 5].map((version) => ({ version })));
+      });
+    }
+  },
+  { migrated: false },
+);

@@ -1,0 +1,57 @@
+/**
+ * The team server as a Fastify app: JSON API under /api and the built app for everything else.
+ * `createServer` does not listen, so tests drive it with app.inject() or app.listen() on port 0;
+ * cli/commands/serve.ts listens for real. docs/server.md describes the API and the security model.
+ */
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { DEFAULT_SCRYPT } from '../auth/passwords';
+import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter } from '../auth/signInLimiter';
+import { installErrorHandler } from './httpError';
+import { healthRoutes } from './routes/healthRoutes';
+import { inviteRoutes } from './routes/inviteRoutes';
+import { projectRoutes } from './routes/projectRoutes';
+import { sessionRoutes } from './routes/sessionRoutes';
+import type { ServerContext, ServerOptions } from './serverContext';
+import { serveApp } from './staticApp';
+
+export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist', import.meta.url));
+export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
+export const DEFAULT_SESSION_TTL_MS = 12 * 3_600_000;
+
+export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Fastify refuses a larger Content-Length before reading the body, and stops reading a chunked one at the limit.
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
+    // Fastify's defaults would coerce types ("1" → 1) and silently drop unknown fields; we want both refused.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    return503OnClosing: true,
+  });
+  const ctx: ServerContext = {
+    db: options.db,
+    options: {
+      session: { ttlMs: options.session?.ttlMs ?? DEFAULT_SESSION_TTL_MS, sliding: options.session?.sliding ?? true },
+      passwordParams: options.passwordParams ?? DEFAULT_SCRYPT,
+      publicOrigin: options.publicOrigin,
+    },
+    limiter: new SignInLimiter(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS),
+  };
+  installErrorHandler(app);
+  await app.register(fastifyCookie);
+  // JSON only: the text/plain a cross-site <form> can send is refused (415) before any route runs.
+  app.removeContentTypeParser('text/plain');
+  await app.register(
+    async (api) => {
+      healthRoutes(api, ctx);
+      sessionRoutes(api, ctx);
+      projectRoutes(api, ctx);
+      inviteRoutes(api, ctx);
+    },
+    { prefix: '/api' },
+  );
+  await serveApp(app, options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir);
+  return app;
+}

@@ -1,0 +1,40 @@
+/** What every route gets: the database, the options in force and the sign-in limiter. */
+import type { ScryptParams } from '../auth/passwords';
+import type { SignInLimiter, SignInLimits } from '../auth/signInLimiter';
+import type { Db } from '../db/db';
+
+export interface SessionPolicy {
+  /** How long a session lives (ms). */
+  ttlMs: number;
+  /** true: each use pushes the expiry ttlMs ahead (idle timeout); false: fixed from sign-in. */
+  sliding: boolean;
+}
+
+export interface ServerOptions {
+  db: Db;
+  /** The built app to serve (default dist/ of this checkout); null serves the API only. */
+  distDir?: string | null;
+  session?: Partial<SessionPolicy>;
+  passwordParams?: ScryptParams;
+  signInLimits?: SignInLimits;
+  /** The origin the app is reached at (e.g. https://annotate.lab.example) when behind a proxy; else taken from each request. */
+  publicOrigin?: string;
+  /** Trust X-Forwarded-* from a reverse proxy (set when one terminates TLS in front of the server). */
+  trustProxy?: boolean;
+  /** Largest JSON body accepted (bytes, default 8 MiB). */
+  bodyLimit?: number;
+  /** Fastify's logger (default off; `serve` logs warnings and errors). */
+  logger?: boolean | { level: string };
+}
+
+export interface ResolvedOptions {
+  session: SessionPolicy;
+  passwordParams: ScryptParams;
+  publicOrigin?: string;
+}
+
+export interface ServerContext {
+  db: Db;
+  options: ResolvedOptions;
+  limiter: SignInLimiter;
+}
