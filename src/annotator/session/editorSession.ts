@@ -25,6 +25,7 @@ import type { Patch } from '../patch';
 import { dropGestureDraft, writeGestureDraft } from '../../store/gestureDrafts';
 import { GestureDraftRecorder } from './gestureDraftRecorder';
 import { RoomTools } from './roomTools';
+import { FrameMaps } from './frameMaps';
 
 export interface SessionState {
   frameIndex: number;
@@ -127,8 +128,6 @@ interface MutableToolContext extends ShownFrameHost {
   hitRadius: number;
 }
 
-const RECENT_MAPS = 8;
-
 const FULL = (map: LabelMap): Box => ({ x: 0, y: 0, w: map.width, h: map.height });
 
 export class EditorSession {
@@ -139,11 +138,7 @@ export class EditorSession {
   private readonly author: () => string;
   private readonly history = new History();
   private readonly historyLoaded = new Set<number>();
-  private readonly recentMaps = new Map<number, LabelMap>();
-  /** Reads of frames' maps from the store under way, by frame (loadMap). */
-  private readonly mapReads = new Map<number, Promise<LabelMap>>();
-  /** Bumped when cached maps are dropped (reloadFromStore): reads begun before are not kept. */
-  private mapsGeneration = 0;
+  private readonly maps = new FrameMaps((index) => this.readMap(index));
   private closing = false;
   /** Instance tags per frame, as loaded or edited in this tab. */
   private readonly tagsByFrame = new Map<number, InstanceTag[]>();
@@ -331,7 +326,7 @@ export class EditorSession {
     await this.loadHistory(index);
     if (token !== this.loadToken) return; // a later switch won
     const step = index >= this.ctx.frameIndex ? 1 : -1;
-    this.remember(index, map);
+    this.maps.keep(index, map);
     this.ctx.map = map;
     this.ctx.frameIndex = index;
     this.setState({ frameIndex: index });
@@ -345,13 +340,8 @@ export class EditorSession {
    * reloaded from the store is not kept.
    */
   private readAhead(index: number): void {
-    if (index < 0 || index >= this.clip.frameCount || this.recentMaps.has(index) || this.closing) return;
-    const generation = this.mapsGeneration;
-    this.loadMap(index)
-      .then((map) => {
-        if (generation === this.mapsGeneration && index !== this.ctx.frameIndex && !this.recentMaps.has(index)) this.remember(index, map);
-      })
-      .catch(() => undefined); // the frame's own switch reads it again and reports the error
+    if (index < 0 || index >= this.clip.frameCount || this.closing) return;
+    this.maps.readAhead(index, () => index === this.ctx.frameIndex);
   }
 
   /**
@@ -361,17 +351,7 @@ export class EditorSession {
    */
   loadMap(index: number): Promise<LabelMap> {
     if (index === this.ctx.frameIndex) return Promise.resolve(this.ctx.map);
-    const cached = this.recentMaps.get(index);
-    if (cached) return Promise.resolve(cached);
-    // One read per frame at a time: whoever asks while the look-ahead reads a frame gets the very
-    // map it will keep, so an edit of that frame cannot be lost under a second copy.
-    const reading = this.mapReads.get(index);
-    if (reading) return reading;
-    const read = this.readMap(index).finally(() => {
-      if (this.mapReads.get(index) === read) this.mapReads.delete(index);
-    });
-    this.mapReads.set(index, read);
-    return read;
+    return this.maps.get(index);
   }
 
   private async readMap(index: number): Promise<LabelMap> {
@@ -389,13 +369,6 @@ export class EditorSession {
     if (this.historyLoaded.has(index)) return;
     this.history.loadFrame(index, revisions);
     this.historyLoaded.add(index);
-  }
-
-  /** Keeps the maps of the last few frames shown or edited (a 1080p map is 2 MB). */
-  private remember(index: number, map: LabelMap): void {
-    this.recentMaps.delete(index);
-    this.recentMaps.set(index, map);
-    while (this.recentMaps.size > RECENT_MAPS) this.recentMaps.delete(this.recentMaps.keys().next().value!);
   }
 
   // ---- tools and settings ------------------------------------------------------------------
@@ -636,7 +609,7 @@ export class EditorSession {
     const tagsChanged = tagsAfter !== null && JSON.stringify(tagsAfter) !== JSON.stringify(tagsBefore);
     if (!patch && !tagsChanged) return { status: 'unchanged', frameIndex };
     if (tagsAfter && tagsChanged) this.tagsByFrame.set(frameIndex, tagsAfter);
-    if (!shown) this.remember(frameIndex, map);
+    if (!shown) this.maps.keep(frameIndex, map);
     if (patch) this.history.commit(patch);
     this.persist(frameIndex, map, patch, false);
     if (patch && shown) this.emitInvalidate(patch.box);
@@ -668,9 +641,7 @@ export class EditorSession {
     for (const item of this.queue.discardQueued()) for (const ref of item.drafts ?? []) void dropGestureDraft(this.db, ref);
     this.history.reset();
     this.historyLoaded.clear();
-    this.recentMaps.clear();
-    this.mapReads.clear();
-    this.mapsGeneration++;
+    this.maps.clear();
     this.tagsByFrame.clear();
     if (this.keptPending && this.pending) {
       this.keptPending = false;
