@@ -81,14 +81,20 @@ describe('log row ids', () => {
   });
 });
 
+/** A journaled store with every kind of log row, then closed (lost): its journal files and rows. */
+async function workedOnThenLost(name: string) {
+  const files = new MemoryFiles();
+  const { db, journal } = await openJournaledDb(files, name, fakeIdb());
+  await writeEveryKind(db);
+  await journal.whenWritten();
+  const written = await logRows(db);
+  db.close();
+  return { files, journal, written };
+}
+
 describe('log row ids through the crash journal', () => {
   it('a store rebuilt from the journal holds every row under the id it had', async () => {
-    const files = new MemoryFiles();
-    const first = await openJournaledDb(files, 'ids-journal', fakeIdb());
-    await writeEveryKind(first.db);
-    await first.journal.whenWritten();
-    const expected = await logRows(first.db);
-    first.db.close();
+    const { files, written: expected } = await workedOnThenLost('ids-journal');
 
     // The database is lost; the journal files remain.
     const second = await openJournaledDb(files, 'ids-journal', fakeIdb());
@@ -98,14 +104,9 @@ describe('log row ids through the crash journal', () => {
   });
 
   it('records written before rows had ids restore with new ids (unique, in order); a row the store holds keeps its own', async () => {
-    const files = new MemoryFiles();
-    const first = await openJournaledDb(files, 'ids-old-journal', fakeIdb());
-    await writeEveryKind(first.db);
-    await first.journal.whenWritten();
-    const written = await logRows(first.db);
-    first.db.close();
+    const { files, journal, written } = await workedOnThenLost('ids-old-journal');
     // Rewrite every record as the v7 app wrote it: log rows without ids.
-    for (const seq of await first.journal.txSeqs()) {
+    for (const seq of await journal.txSeqs()) {
       const record = await decodeRecord((await files.read(TX_DIR, txName(seq)))!);
       for (const op of record.ops) if (op.type === 'put' && (ROW_ID_TABLES as readonly string[]).includes(op.table)) for (const v of op.values) delete (v as { id?: string }).id;
       await files.write(TX_DIR, txName(seq), await encodeRecord({ ...record, schema: 7 }));

@@ -8,7 +8,7 @@ import type { SpocDb } from '../../store/db';
 import { putFrameVerdict } from '../../store/frameVerdicts';
 import { createProject } from '../../store/projects';
 import { ROW_ID_TABLES } from '../../store/schema';
-import { freshDb, snapshot } from '../../testing/storeFixtures';
+import { snapshot, storePool } from '../../testing/storeFixtures';
 import { editJson, exportToBlob, paint, rebuild, seedProject, withoutRowIds, type SeededProject } from '../../testing/bundleProject';
 import { ImportError } from '../importError';
 import { importBundle } from './importBundle';
@@ -17,16 +17,11 @@ const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}
 const NAME = 'ids.spoc.zip';
 const file = (b: Blob) => new File([b], NAME);
 
+const stores = storePool();
+const db = stores.open;
 let a: SpocDb;
 let seeded: SeededProject;
 let bundle: Blob;
-const opened: SpocDb[] = [];
-
-async function db(): Promise<SpocDb> {
-  const d = await freshDb();
-  opened.push(d);
-  return d;
-}
 
 beforeEach(async () => {
   a = await db();
@@ -34,9 +29,7 @@ beforeEach(async () => {
   await putFrameVerdict(a, { clipId: seeded.clips[0].id, frameIndex: 1, verdict: 'reject', note: 'hole', by: 'rev', at: 500 });
   bundle = (await exportToBlob(a, seeded.project.id)).blob;
 });
-afterEach(() => {
-  for (const d of opened.splice(0)) d.close();
-});
+afterEach(stores.closeAll);
 
 /** Every log row's id and clip, table by table, in seq order. */
 async function logIds(d: SpocDb): Promise<Record<string, { id: string; clipId: string }[]>> {
