@@ -17,6 +17,8 @@ import { MemoryFiles, openJournaledDb, restoreFromJournal } from './journal';
 import { TX_DIR, txName } from './journal/journal';
 import { decodeRecord, encodeRecord } from './journal/recordFormat';
 import { applyOps } from './journal/replay';
+import { checkStore } from './journal/check';
+import { compact } from './journal/compact';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -101,6 +103,20 @@ describe('log row ids through the crash journal', () => {
     await restoreFromJournal(second.db, second.journal, { mode: 'scratch' });
     expect(await logRows(second.db)).toEqual(expected);
     second.db.close();
+  });
+
+  it('a journal compacted under an older schema is due a full compaction at the next start, which snapshots the ids', async () => {
+    const files = new MemoryFiles();
+    const { db, journal } = await openJournaledDb(files, 'ids-compaction', fakeIdb());
+    await writeEveryKind(db);
+    await compact(db, journal);
+    expect(await checkStore(db, journal)).toMatchObject({ kind: 'healthy', journalBehind: false });
+    // As the v7 app left it: the manifest says schema 7.
+    await journal.writeManifest({ ...(await journal.manifest())!, schema: 7 });
+    expect(await checkStore(db, journal)).toMatchObject({ kind: 'healthy', journalBehind: true });
+    await compact(db, journal);
+    expect(await checkStore(db, journal)).toMatchObject({ kind: 'healthy', journalBehind: false });
+    db.close();
   });
 
   it('records written before rows had ids restore with new ids (unique, in order); a row the store holds keeps its own', async () => {
