@@ -8,6 +8,7 @@ import { createDemoClip } from '../src/demo';
 import { encodeLayer } from '../src/masks/layers';
 import type { SpocDb } from '../src/store/db';
 import { commitClipImports, type ClipImportDraft, type DraftLayer } from '../src/store/importCommit';
+import { newRowId } from '../src/store/ids';
 import { createProject } from '../src/store/projects';
 import type { Project, RevisionInput } from '../src/store/types';
 
@@ -55,11 +56,11 @@ export async function seedBenchProject(db: SpocDb, o: BenchProjectOptions, encod
     }
     const clips = await commitClipImports(db, drafts);
     // A few brush revisions per clip (16x16 boxes), as painting leaves them.
-    const revisions: RevisionInput[] = [];
+    const revisions: (RevisionInput & { id: string })[] = [];
     for (const clip of clips) {
       for (let r = 0; r < 5; r++) {
         const box = { x: 10 * r, y: 10, w: 16, h: 16 };
-        revisions.push({ clipId: clip.id, frameIndex: r, source: 'gt', author: 'bench', at: 1000 + r, action: 'brush', box, before: { size: [16, 16], counts: 'P8' }, after: { size: [16, 16], counts: '0P8' } });
+        revisions.push({ id: newRowId(), clipId: clip.id, frameIndex: r, source: 'gt', author: 'bench', at: 1000 + r, action: 'brush', box, before: { size: [16, 16], counts: 'P8' }, after: { size: [16, 16], counts: '0P8' } });
       }
     }
     await db.revisions.bulkAdd(revisions);

@@ -8,13 +8,13 @@ import { annotatorVersion, reviewBaseline } from './annotatorVersion';
 import { diffMaps } from './errorMap';
 import { draw } from '../testing/review';
 
-const ev = (seq: number, action: string, by: string, at: number): ClipEvent => ({ seq, clipId: 'c', action, from: 'in_progress', to: 'submitted', by, at });
+const ev = (seq: number, action: string, by: string, at: number): ClipEvent => ({ seq, id: `e${seq}`, clipId: 'c', action, from: 'in_progress', to: 'submitted', by, at });
 
 /** Applies `next` over the map as an editor edit would and returns the stored revision row. */
 function edit(log: Revision[], map: LabelMap, next: LabelMap, author: string, at: number, frameIndex = 0): Revision {
   const patch = diffToPatch(map, next, { x: 0, y: 0, w: map.width, h: map.height }, frameIndex, 'brush');
   if (!patch) throw new Error('no change');
-  const rev: Revision = { ...patchToRevision(patch), seq: log.length + 1, clipId: 'c', source: 'gt', author, at };
+  const rev: Revision = { ...patchToRevision(patch), seq: log.length + 1, id: `r${log.length + 1}`, clipId: 'c', source: 'gt', author, at };
   log.push(rev);
   map.data.set(next.data);
   return rev;

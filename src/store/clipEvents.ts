@@ -1,5 +1,6 @@
 import type { SpocDb } from './db';
 import { StoreError, notFound } from './errors';
+import { withRowId } from './ids';
 import { clipEventRows } from './keys';
 import { RecordCheck, checkClipEvent } from './records';
 import type { Clip, ClipEvent, ClipStatus } from './types';
@@ -44,8 +45,9 @@ export async function applyClipStep(
     if (step.action === 'submit' && !clip.assignee) next.assignee = by;
     await db.clips.put(next);
     await db.projects.update(clip.projectId, { updatedAt: at });
-    const seq = await db.clipEvents.add(row);
-    return { clip: next, event: { ...row, seq } };
+    const event = withRowId(row);
+    const seq = await db.clipEvents.add(event);
+    return { clip: next, event: { ...event, seq } };
   });
 }
 

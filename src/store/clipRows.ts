@@ -4,7 +4,8 @@
  * runs on every row); the key ranges they live under stay in this folder (keys.ts).
  */
 import type { SpocDb } from './db';
-import { newId } from './ids';
+import type { Table } from 'dexie';
+import { newId, newRowId } from './ids';
 import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from './keys';
 import type { Clip, ClipComment, ClipEvent, FlagDismissal, Frame, FrameImage, FrameVerdict, Layer, MetaEntry, Project, Revision, Thumbnail } from './types';
 
@@ -66,30 +67,51 @@ export async function addFlagDismissalRows(db: SpocDb, flags: FlagDismissal[]): 
 }
 
 /**
- * Appends revisions in their order. Their seq numbers are kept when `keepSeqs` and none is taken in
- * this store (always so in a fresh one, which then holds the exact same log), else new ones are
- * assigned in the same order.
+ * Log rows with their ids kept when `keep` and free here, else new ones, made in row order so they
+ * sort as the log does (docs/sync.md "Row identity"). A clip that moves between browsers stays the
+ * same rows; a copy is other rows; and no id is ever given to two rows (an id taken here, or twice
+ * in `rows`, is replaced).
  */
-export async function appendRevisionRows(db: SpocDb, revisions: Revision[], keepSeqs = true): Promise<void> {
+async function settleIds<T extends { id: string }>(table: Table<T, number, unknown>, rows: readonly T[], keep: boolean): Promise<T[]> {
+  const taken = new Set(keep ? ((await table.where('id').anyOf(rows.map((r) => r.id)).keys()) as string[]) : []);
+  return rows.map((r) => {
+    if (keep && !taken.has(r.id)) {
+      taken.add(r.id);
+      return r;
+    }
+    return { ...r, id: newRowId() };
+  });
+}
+
+/**
+ * Appends revisions in their order. Their seq numbers and ids are kept when `keep` and none is taken
+ * in this store (always so in a fresh one, which then holds the exact same log), else new ones are
+ * assigned in the same order (ids one by one: settleIds).
+ */
+export async function appendRevisionRows(db: SpocDb, revisions: Revision[], keep = true): Promise<void> {
   if (revisions.length === 0) return;
-  let keep = keepSeqs;
-  if (keep) keep = (await db.revisions.bulkGet(revisions.map((r) => r.seq))).every((r) => r === undefined);
-  if (keep) await db.revisions.bulkAdd(revisions);
-  else await db.revisions.bulkAdd(revisions.map(({ seq: _seq, ...rest }) => rest));
+  const rows = await settleIds(db.revisions, revisions, keep);
+  const keepSeqs = keep && (await db.revisions.bulkGet(rows.map((r) => r.seq))).every((r) => r === undefined);
+  if (keepSeqs) await db.revisions.bulkAdd(rows);
+  else await db.revisions.bulkAdd(rows.map(({ seq: _seq, ...rest }) => rest));
 }
 
-/** Appends lifecycle steps in their order; the store numbers them (fresh seqs, ascending in that order). */
-export async function appendClipEventRows(db: SpocDb, events: Omit<ClipEvent, 'seq'>[]): Promise<void> {
+/** Appends lifecycle steps in their order; the store numbers them (fresh seqs, ascending in that order), ids as settleIds says. */
+export async function appendClipEventRows(db: SpocDb, events: Omit<ClipEvent, 'seq'>[], keep = true): Promise<void> {
   if (events.length === 0) return;
-  await db.clipEvents.bulkAdd(events.map(({ clipId, action, from, to, by, at, note }) => (note === undefined ? { clipId, action, from, to, by, at } : { clipId, action, from, to, by, at, note })));
+  const rows = await settleIds(db.clipEvents, events.map(({ id, clipId, action, from, to, by, at, note }) => (note === undefined ? { id, clipId, action, from, to, by, at } : { id, clipId, action, from, to, by, at, note })), keep);
+  await db.clipEvents.bulkAdd(rows);
 }
 
-/** Appends frame verdicts in their order; the store numbers them (fresh seqs, ascending in that order). */
-export async function appendFrameVerdictRows(db: SpocDb, verdicts: Omit<FrameVerdict, 'seq'>[]): Promise<void> {
+/** Appends frame verdicts in their order; the store numbers them (fresh seqs, ascending in that order), ids as settleIds says. */
+export async function appendFrameVerdictRows(db: SpocDb, verdicts: Omit<FrameVerdict, 'seq'>[], keep = true): Promise<void> {
   if (verdicts.length === 0) return;
-  await db.frameVerdicts.bulkAdd(
-    verdicts.map(({ clipId, frameIndex, verdict, by, at, note }) => (note === undefined ? { clipId, frameIndex, verdict, by, at } : { clipId, frameIndex, verdict, by, at, note })),
+  const rows = await settleIds(
+    db.frameVerdicts,
+    verdicts.map(({ id, clipId, frameIndex, verdict, by, at, note }) => (note === undefined ? { id, clipId, frameIndex, verdict, by, at } : { id, clipId, frameIndex, verdict, by, at, note })),
+    keep,
   );
+  await db.frameVerdicts.bulkAdd(rows);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Dexie, type DBCore, type DexieOptions, type Middleware, type Table } from 'dexie';
 import { StoreError, reasonOf } from './errors';
 import { localWritesMiddleware } from './localWrites';
-import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_VERSION, upgradeV1toV2 } from './schema';
+import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_VERSION, upgradeV1toV2, upgradeV7toV8 } from './schema';
 import type {
   Clip,
   ClipComment,
@@ -56,6 +56,7 @@ export class SpocDb extends Dexie {
     this.version(5).stores(SCHEMA_V5);
     this.version(6).stores(SCHEMA_V6);
     this.version(7).stores(SCHEMA_V7);
+    this.version(8).stores(SCHEMA_V8).upgrade(upgradeV7toV8);
   }
 }
 

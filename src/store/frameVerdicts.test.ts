@@ -47,7 +47,7 @@ describe('frame verdicts', () => {
   });
 
   it('latestVerdicts picks by time, then by seq, whatever the order of the rows', () => {
-    const row = (seq: number, verdict: 'accept' | 'reject', at: number) => ({ seq, clipId: 'c', frameIndex: 0, verdict, by: 'r', at });
+    const row = (seq: number, verdict: 'accept' | 'reject', at: number) => ({ seq, id: `v${seq}`, clipId: 'c', frameIndex: 0, verdict, by: 'r', at });
     // A merged row (high seq) that is older than ours does not override it.
     expect(latestVerdicts([row(3, 'accept', 9), row(5, 'reject', 1)]).get(0)?.verdict).toBe('accept');
     expect(latestVerdicts([row(5, 'reject', 9), row(3, 'accept', 9)]).get(0)?.verdict).toBe('reject');

@@ -1,5 +1,6 @@
 import type { SpocDb } from './db';
 import { StoreError, notFound } from './errors';
+import { withRowId } from './ids';
 import { clipVerdictRows } from './keys';
 import { RecordCheck, checkFrameVerdict } from './records';
 import type { FrameVerdict, FrameVerdictKind } from './types';
@@ -34,8 +35,9 @@ export async function putFrameVerdict(db: SpocDb, input: NewFrameVerdict): Promi
     const note = typeof input.note === 'string' ? input.note.trim() : '';
     const given = { clipId: clip.id, frameIndex: input.frameIndex, verdict: input.verdict, by, at: input.at ?? Date.now(), ...(note ? { note } : {}) };
     const row = checkFrameVerdict(new RecordCheck('The frame verdict'), given, '', clip, 'input');
-    const seq = await db.frameVerdicts.add(row);
-    return { ...row, seq };
+    const verdict = withRowId(row);
+    const seq = await db.frameVerdicts.add(verdict);
+    return { ...verdict, seq };
   });
 }
 

@@ -8,6 +8,7 @@ import type { SpocDb } from './db';
 import { commitClipImport } from './importCommit';
 import { projectStats } from './progress';
 import { createProject } from './projects';
+import { appendRevisionRow } from './revisions';
 import { freshDb, importDraft, snapshot } from '../testing/storeFixtures';
 import type { Clip, Project } from './types';
 
@@ -59,7 +60,7 @@ describe('incomplete imports', () => {
     // A tab that opened the clip anyway could have written history for it.
     const box = { x: 0, y: 0, w: 1, h: 1 };
     const rle = { size: [1, 1] as [number, number], counts: '1' };
-    await db.revisions.add({ clipId: clip.id, frameIndex: 0, source: 'gt', author: 'a', at: 1, action: 'brush', box, before: rle, after: rle } as never);
+    await appendRevisionRow(db, { clipId: clip.id, frameIndex: 0, source: 'gt', author: 'a', at: 1, action: 'brush', box, before: rle, after: rle });
     await removeIncompleteImport(db, clip.id);
     expect(await snapshot(db)).toEqual(before);
   });

@@ -95,9 +95,9 @@ export async function saveLayerEdit(db: SpocDb, edit: LayerEdit): Promise<{ laye
     const layer = buildLayer(input, clip, now);
     const row = checkRevision(revision, clip);
     await db.layers.put(layer);
-    const seq = await appendRevisionRow(db, row);
+    const stored = await appendRevisionRow(db, row);
     await touchClip(db, clip.id, now, input.source === 'gt');
-    return { layer, revision: { ...row, seq } };
+    return { layer, revision: stored };
   });
 }
 

@@ -5,14 +5,29 @@ import { StoreError } from './errors';
 import { layerAreas } from './layers';
 import { listClipsByStatus } from './clips';
 import { clipProgress } from './progress';
-import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_VERSION, type MigrationIssue } from './schema';
+import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_VERSION, ROW_ID_TABLES, type MigrationIssue } from './schema';
+import { UUID_PATTERN } from './ids';
 import { applyClipStep, listClipEvents } from './clipEvents';
 import { addComment, listComments, replyToComment } from './comments';
 import { listFrameVerdictHistory, listFrameVerdicts, putFrameVerdict } from './frameVerdicts';
 import { listFrames } from './frames';
+import { listRevisions, revisionById } from './revisions';
 import { listFlagDismissals, putFlagDismissal } from './reviewFlags';
 import { deleteClip } from './clips';
 import { H, W, clipDraft, fakeIdb, rleWithArea } from '../testing/storeFixtures';
+
+/**
+ * A table's rows as an upgrade before v8 left them: v8 gives every log row an id (checked by its own
+ * test below), which the earlier steps' "every row kept" comparisons leave out.
+ */
+async function rowsBeforeV8(db: SpocDb, table: string): Promise<unknown[]> {
+  const rows = await db.table(table).toArray();
+  if (!(ROW_ID_TABLES as readonly string[]).includes(table)) return rows;
+  return rows.map(({ id, ...row }: { id: string }) => {
+    expect(id).toMatch(UUID_PATTERN);
+    return row;
+  });
+}
 
 describe('fresh database', () => {
   it('opens at the current version with every table', async () => {
@@ -20,7 +35,7 @@ describe('fresh database', () => {
     expect(await installedSchemaVersion('fresh', opts)).toBeNull();
     const db = await openSpocDb('fresh', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V7).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V8).sort());
     db.close();
     expect(await installedSchemaVersion('fresh', opts)).toBe(SCHEMA_VERSION);
   });
@@ -96,8 +111,8 @@ describe('v2 -> v3 upgrade', () => {
 
     const db = await openSpocDb('upgrade3', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V7).sort());
-    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V8).sort());
+    for (const [name, rows] of Object.entries(before)) expect(await rowsBeforeV8(db, name)).toEqual(rows);
     expect(await db.reviewFlags.count()).toBe(0);
     expect((await listFrames(db, 'c1')).map((f) => f.name)).toEqual([undefined, undefined]);
     expect(await layerAreas(db, 'c1', 'gt')).toEqual([{ frameIndex: 0, actArea: 4, trfArea: 0 }]);
@@ -133,15 +148,15 @@ describe('v3 -> v4 upgrade', () => {
 
     const db = await openSpocDb('upgrade4', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V7).sort());
-    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V8).sort());
+    for (const [name, rows] of Object.entries(before)) expect(await rowsBeforeV8(db, name)).toEqual(rows);
     expect(await db.clipEvents.count()).toBe(0);
     expect(await db.comments.count()).toBe(0);
 
     // The new tables work on the upgraded clip ...
     await applyClipStep(db, 'c1', { action: 'start_review', by: 'rev', at: 5 }, () => ({ ok: true, to: 'in_review' }));
     expect((await db.clips.get('c1'))?.status).toBe('in_review');
-    expect(await listClipEvents(db, 'c1')).toEqual([{ seq: 1, clipId: 'c1', action: 'start_review', from: 'submitted', to: 'in_review', by: 'rev', at: 5 }]);
+    expect(await listClipEvents(db, 'c1')).toEqual([{ seq: 1, id: expect.stringMatching(UUID_PATTERN), clipId: 'c1', action: 'start_review', from: 'submitted', to: 'in_review', by: 'rev', at: 5 }]);
     const c = await addComment(db, { clipId: 'c1', frameIndex: 1, x: 2, y: 3, author: 'rev', text: 'here' });
     await replyToComment(db, c.id, { author: 'ann', text: 'ok' });
     expect(await listComments(db, 'c1')).toHaveLength(2);
@@ -179,8 +194,8 @@ describe('v4 -> v5 upgrade', () => {
 
     const db = await openSpocDb('upgrade5', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V7).sort());
-    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V8).sort());
+    for (const [name, rows] of Object.entries(before)) expect(await rowsBeforeV8(db, name)).toEqual(rows);
     expect(await db.frameVerdicts.count()).toBe(0);
 
     // The new table works on the upgraded clip ...
@@ -213,7 +228,7 @@ describe('v5 -> v6 upgrade', () => {
 
     const db = await openSpocDb('upgrade6', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
+    for (const [name, rows] of Object.entries(before)) expect(await rowsBeforeV8(db, name)).toEqual(rows);
     expect(await db.journalMarks.count()).toBe(0);
     db.close();
   });
@@ -237,10 +252,74 @@ describe('v6 -> v7 upgrade', () => {
     v6.close();
 
     const db = await openSpocDb('upgrade7', opts);
-    expect(db.verno).toBe(7);
-    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
+    expect(db.verno).toBe(SCHEMA_VERSION);
+    for (const [name, rows] of Object.entries(before)) expect(await rowsBeforeV8(db, name)).toEqual(rows);
     expect(await db.gestureDrafts.count()).toBe(0);
     expect(await db.journalMarks.toCollection().lastKey()).toBe(2);
+    db.close();
+  });
+});
+
+describe('v7 -> v8 upgrade', () => {
+  it('gives every revision, clip event and frame verdict a unique UUIDv7 id in seq order, keeps every other field, and records rows it had to re-id', async () => {
+    const opts = fakeIdb();
+    const v7 = new Dexie('upgrade8', opts);
+    for (const [n, schema] of [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7].entries()) v7.version(n + 1).stores(schema);
+    await v7.open();
+    // Rows as the v7 repositories wrote them: no id, seq from the auto-increment, two clips interleaved.
+    const clip = (id: string) => ({ ...clipDraft('p1', { frameCount: 2 }), id, createdAt: 1, updatedAt: 1, status: 'in_review' });
+    await v7.table('projects').add({ id: 'p1', name: 'P', createdAt: 1, updatedAt: 1, settings: { sampleFps: 1, thresholds: {} } });
+    await v7.table('clips').bulkAdd([clip('c1'), clip('c2')]);
+    const box = { x: 0, y: 0, w: 2, h: 1 };
+    const revision = (clipId: string, at: number) => ({ clipId, frameIndex: 0, source: 'gt', author: 'ann', at, action: 'brush', box, before: rleWithArea(1, 2, 0), after: rleWithArea(1, 2, 2) });
+    for (let i = 0; i < 6; i++) await v7.table('revisions').add(revision(i % 2 ? 'c2' : 'c1', 10 + i));
+    await v7.table('clipEvents').bulkAdd([
+      { clipId: 'c1', action: 'submit', from: 'in_progress', to: 'submitted', by: 'ann', at: 20 },
+      { clipId: 'c2', action: 'submit', from: 'in_progress', to: 'submitted', by: 'ann', at: 21, note: 'done' },
+      { clipId: 'c1', action: 'start_review', from: 'submitted', to: 'in_review', by: 'rev', at: 22 },
+    ]);
+    await v7.table('frameVerdicts').bulkAdd([
+      { clipId: 'c1', frameIndex: 0, verdict: 'reject', note: 'hole', by: 'rev', at: 30 },
+      // Something other than the v7 app left an id field here: it is replaced, and said so.
+      { clipId: 'c1', frameIndex: 1, verdict: 'accept', by: 'rev', at: 31, id: 'junk' },
+    ]);
+    await v7.table('meta').put({ key: MIGRATION_ISSUES_KEY, value: [{ version: 2, table: 'layers', key: ['c1', 'gt', 0], problem: 'old' }] });
+    const before = Object.fromEntries(await Promise.all(v7.tables.map(async (t) => [t.name, await t.toArray()] as const)));
+    v7.close();
+
+    const db = await openSpocDb('upgrade8', opts);
+    expect(db.verno).toBe(8);
+    const ids: string[] = [];
+    for (const table of ROW_ID_TABLES) {
+      const rows = (await db.table(table).toArray()) as { seq: number; id: string }[];
+      expect(rows.map((r) => r.seq)).toEqual(before[table].map((r) => (r as { seq: number }).seq));
+      // Every field as it was, plus the id.
+      expect(rows.map(({ id: _id, ...rest }) => rest)).toEqual(before[table].map((r) => (table === 'frameVerdicts' ? { ...(r as object), id: undefined } : r)).map((r) => JSON.parse(JSON.stringify(r))));
+      for (const r of rows) expect(r.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      // Made in seq order: sorted by id, the rows are in seq order.
+      expect([...rows].sort((a, b) => (a.id < b.id ? -1 : 1)).map((r) => r.seq)).toEqual(rows.map((r) => r.seq));
+      ids.push(...rows.map((r) => r.id));
+    }
+    expect(new Set(ids).size).toBe(6 + 3 + 2);
+    const verdicts = await db.frameVerdicts.toArray();
+    expect(verdicts[1].id).not.toBe('junk');
+    const issues = (await db.meta.get(MIGRATION_ISSUES_KEY))?.value as MigrationIssue[];
+    expect(issues).toEqual([
+      { version: 2, table: 'layers', key: ['c1', 'gt', 0], problem: 'old' },
+      { version: 8, table: 'frameVerdicts', key: 2, problem: 'had an id field ("junk") before ids existed; replaced by a new id' },
+    ]);
+    // Untouched tables come through as they were.
+    for (const name of ['projects', 'clips', 'layers', 'comments']) expect(await db.table(name).toArray()).toEqual(before[name]);
+
+    // The ids are indexed and unique: a row is found by its id, and no second row may take one.
+    const first = (await db.revisions.get(1))!;
+    expect((await revisionById(db, first.id))?.seq).toBe(1);
+    await expect(db.revisions.add({ ...revision('c1', 99), id: first.id } as never)).rejects.toThrow(/ConstraintError|unique/i);
+    // Rows written after the upgrade get ids too, later than the migrated ones.
+    await putFrameVerdict(db, { clipId: 'c2', frameIndex: 0, verdict: 'accept', by: 'rev', at: 40 });
+    const latest = (await listFrameVerdictHistory(db, 'c2'))[0];
+    expect(latest.id > verdicts[1].id).toBe(true);
+    expect((await listRevisions(db, 'c1', 'gt', 0)).map((r) => r.at)).toEqual([10, 12, 14]);
     db.close();
   });
 });
@@ -249,7 +328,7 @@ describe('newer schema', () => {
   it('refuses, with a clear message, a database written by a newer app, and leaves it unchanged', async () => {
     const opts = fakeIdb();
     const future = new Dexie('future', opts);
-    future.version(8).stores({ ...SCHEMA_V7, reviews: 'id, clipId' });
+    future.version(SCHEMA_VERSION + 1).stores({ ...SCHEMA_V8, reviews: 'id, clipId' });
     await future.open();
     await future.table('reviews').add({ id: 'r1', clipId: 'c1' });
     future.close();
@@ -260,13 +339,13 @@ describe('newer schema', () => {
     );
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe('newer_schema');
-    expect((err as StoreError).message).toMatch(/newer version of the app \(schema v8; this version reads up to v7\)/);
+    expect((err as StoreError).message).toContain(`newer version of the app (schema v${SCHEMA_VERSION + 1}; this version reads up to v${SCHEMA_VERSION})`);
     expect((err as StoreError).message).toMatch(/Nothing was opened or changed/);
 
     const again = new Dexie('future', opts);
     await again.open();
-    // Native 80 = Dexie version 8, not patched (Dexie would have made it 81 had SpocDb opened it).
-    expect(again.backendDB().version).toBe(80);
+    // Native 10n = Dexie version n, not patched (Dexie would have made it 10n + 1 had SpocDb opened it).
+    expect(again.backendDB().version).toBe((SCHEMA_VERSION + 1) * 10);
     expect(again.tables.map((t) => t.name)).toContain('reviews');
     expect(await again.table('reviews').count()).toBe(1);
     again.close();

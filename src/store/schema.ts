@@ -1,4 +1,5 @@
 import type { Transaction } from 'dexie';
+import { newRowId } from './ids';
 import { rleArea } from './rleArea';
 import type { Rle } from './types';
 
@@ -105,7 +106,25 @@ export const SCHEMA_V7 = {
   gestureDrafts: '[clipId+gesture+seq]',
 } as const;
 
-export const SCHEMA_VERSION = 7;
+/**
+ * 2026-11-28 — v8 (row identity, docs/sync.md "Row identity"):
+ * - `revisions`, `clipEvents` and `frameVerdicts` gain `id`, a time-ordered UUID (v7, store/ids.ts),
+ *   with a unique index: the row's identity everywhere beyond this browser (bundles now, a sync
+ *   server later). `seq` stays the primary key as a purely local number: it orders the log on this
+ *   machine (undo, history) and will be the push cursor; it is never synced and never compared
+ *   across machines. `upgradeV7toV8` gives every existing row an id, in seq order.
+ */
+export const SCHEMA_V8 = {
+  ...SCHEMA_V7,
+  revisions: '++seq, &id, [clipId+source+frameIndex], at',
+  clipEvents: '++seq, &id, [clipId+seq]',
+  frameVerdicts: '++seq, &id, [clipId+frameIndex+seq]',
+} as const;
+
+/** The tables whose rows carry a global `id` beside their local `seq` (schema v8). */
+export const ROW_ID_TABLES = ['revisions', 'clipEvents', 'frameVerdicts'] as const;
+
+export const SCHEMA_VERSION = 8;
 
 /** Index name of the v2 area index, shared by the repositories that read it. */
 export const LAYER_AREA_INDEX = '[clipId+source+frameIndex+actArea+trfArea]';
@@ -156,9 +175,34 @@ export async function upgradeV1toV2(tx: Transaction): Promise<void> {
         });
       }
     });
-  if (issues.length > 0) {
-    const meta = tx.table<{ key: string; value: MigrationIssue[] }>('meta');
-    const previous = (await meta.get(MIGRATION_ISSUES_KEY))?.value ?? [];
-    await meta.put({ key: MIGRATION_ISSUES_KEY, value: [...previous, ...issues] });
+  await recordIssues(tx, issues);
+}
+
+/**
+ * v7 → v8: a time-ordered id for every row of the logs, made in seq order (Dexie walks a table by
+ * primary key), so ids sort as the local log does. No v7 writer set `id`; a row that has one anyway
+ * (written by something else) gets a fresh id too, since a duplicate would fail the unique index
+ * and with it the whole upgrade, and the value it had is recorded for the UI.
+ */
+export async function upgradeV7toV8(tx: Transaction): Promise<void> {
+  const issues: MigrationIssue[] = [];
+  for (const table of ROW_ID_TABLES) {
+    await tx
+      .table<{ seq: number; id?: unknown }>(table)
+      .toCollection()
+      .modify((row) => {
+        if (row.id !== undefined) {
+          issues.push({ version: 8, table, key: row.seq, problem: `had an id field (${JSON.stringify(row.id)?.slice(0, 80)}) before ids existed; replaced by a new id` });
+        }
+        row.id = newRowId();
+      });
   }
+  await recordIssues(tx, issues);
+}
+
+async function recordIssues(tx: Transaction, issues: MigrationIssue[]): Promise<void> {
+  if (issues.length === 0) return;
+  const meta = tx.table<{ key: string; value: MigrationIssue[] }>('meta');
+  const previous = (await meta.get(MIGRATION_ISSUES_KEY))?.value ?? [];
+  await meta.put({ key: MIGRATION_ISSUES_KEY, value: [...previous, ...issues] });
 }

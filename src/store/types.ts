@@ -1,7 +1,9 @@
 /**
  * Records kept in IndexedDB. Plain data only (no classes), so rows survive structured cloning,
- * bundles and a later sync server unchanged. Ids are UUIDs (crypto.randomUUID) for the same reason:
- * two machines can create rows independently and merge them without renumbering.
+ * bundles and a later sync server unchanged. Ids are UUIDs (store/ids.ts) for the same reason:
+ * two machines can create rows independently and merge them without renumbering. The logs
+ * (revisions, clip events, frame verdicts) also have a `seq`, a number local to this browser
+ * (docs/sync.md "Row identity").
  */
 
 /**
@@ -241,7 +243,10 @@ export interface RevisionBox {
  * reviewer diffs and crash recovery. `before`/`after` are RLEs of the box only (size [box.h, box.w]).
  */
 export interface Revision {
+  /** Local order of the log in this browser (auto-increment); never leaves it as an identity. */
   seq: number;
+  /** The row's identity everywhere: a time-ordered UUID (v7), unique (schema v8). */
+  id: string;
   clipId: string;
   frameIndex: number;
   source: LayerSource;
@@ -260,7 +265,8 @@ export interface Revision {
   afterTrf?: Rle;
 }
 
-export type RevisionInput = Omit<Revision, 'seq'>;
+/** What writers hand in: the store numbers the row, and gives it an id unless it keeps one it already has. */
+export type RevisionInput = Omit<Revision, 'seq' | 'id'> & { id?: string };
 
 /** App-level key/values (user name, demo offered, ...): one row per key. */
 export interface MetaEntry {
@@ -293,7 +299,10 @@ export interface FlagDismissal {
  * `action` is one of src/review/lifecycle.ts CLIP_ACTIONS, opaque to the store.
  */
 export interface ClipEvent {
+  /** Local order (auto-increment); see Revision. */
   seq: number;
+  /** Time-ordered UUID (v7), unique (schema v8); see Revision. */
+  id: string;
   clipId: string;
   action: string;
   from: ClipStatus;
@@ -302,7 +311,7 @@ export interface ClipEvent {
   at: number;
   note?: string;
 }
-export type ClipEventInput = Omit<ClipEvent, 'seq'> & { seq?: number };
+export type ClipEventInput = Omit<ClipEvent, 'seq' | 'id'> & { seq?: number; id?: string };
 
 /**
  * A comment pinned to a point of a frame (schema v4, table `comments`), in frame pixels. A reply has
@@ -332,7 +341,10 @@ export type FrameVerdictKind = (typeof FRAME_VERDICTS)[number];
  * `seq`) is its verdict, the earlier ones its history.
  */
 export interface FrameVerdict {
+  /** Local order (auto-increment); see Revision. */
   seq: number;
+  /** Time-ordered UUID (v7), unique (schema v8); see Revision. */
+  id: string;
   clipId: string;
   frameIndex: number;
   verdict: FrameVerdictKind;
@@ -340,7 +352,7 @@ export interface FrameVerdict {
   by: string;
   at: number;
 }
-export type FrameVerdictInput = Omit<FrameVerdict, 'seq'> & { seq?: number };
+export type FrameVerdictInput = Omit<FrameVerdict, 'seq' | 'id'> & { seq?: number; id?: string };
 
 // ---- strokes in progress (store/gestureDrafts.ts) ----
 

@@ -161,3 +161,18 @@ export function editJson(entries: Record<string, Uint8Array>, path: string, chan
   change(doc);
   entries[path] = bytesOf(doc);
 }
+
+/** Takes the log rows' ids out of every clip's entries, as an app before bundle format v4 wrote them (for rebuild). */
+export function withoutRowIds(entries: Record<string, Uint8Array>): void {
+  const strip = (rows: unknown) => {
+    for (const r of (rows as Record<string, unknown>[] | undefined) ?? []) delete r.id;
+  };
+  for (const path of Object.keys(entries)) {
+    if (path.endsWith('/revisions.json')) editJson(entries, path, (d) => strip(d.revisions));
+    else if (path.endsWith('/clip.json'))
+      editJson(entries, path, (d) => {
+        strip(d.clipEvents);
+        strip(d.frameVerdicts);
+      });
+  }
+}

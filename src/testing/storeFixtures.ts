@@ -21,6 +21,21 @@ export async function freshDb(): Promise<SpocDb> {
   return openSpocDb('spoc-test', fakeIdb());
 }
 
+/** Fresh stores for the tests of a file: `open` one, and `closeAll` of them after each test. */
+export function storePool(): { open: () => Promise<SpocDb>; closeAll: () => void } {
+  const opened: SpocDb[] = [];
+  return {
+    open: async () => {
+      const db = await freshDb();
+      opened.push(db);
+      return db;
+    },
+    closeAll: () => {
+      for (const db of opened.splice(0)) db.close();
+    },
+  };
+}
+
 /** pycocotools rleToString, written independently of src/store/rleArea.ts so tests check one against the other. */
 export function countsToString(runs: readonly number[]): string {
   let s = '';

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UUID_PATTERN } from '../../store/ids';
 import type { SpocDb } from '../../store/db';
 import { createProject } from '../../store/projects';
 import { commitClipImport } from '../../store/importCommit';
@@ -93,8 +94,11 @@ describe('recoverGestureDrafts', () => {
     expect(mine!.actArea).toBe(7);
     const [rev] = await listRevisions(db, clip.id, 'gt', 1);
     const [twinRev] = await listRevisions(db, twin.id, 'gt', 1);
-    expect({ ...rev, seq: 0, clipId: '', at: 0 }).toEqual({ ...twinRev, seq: 0, clipId: '', at: 0 });
+    expect({ ...rev, seq: 0, id: '', clipId: '', at: 0 }).toEqual({ ...twinRev, seq: 0, id: '', clipId: '', at: 0 });
     expect(rev!.author).toBe('ann');
+    // A recovered stroke is a row of its own, with its own id (docs/sync.md "Row identity").
+    expect(rev!.id).toMatch(UUID_PATTERN);
+    expect(rev!.id).not.toBe(twinRev!.id);
 
     expect(await recoverGestureDrafts(db)).toEqual([]); // nothing is applied twice
     expect((await listRevisions(db, clip.id, 'gt', 1)).length).toBe(1);

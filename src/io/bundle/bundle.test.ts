@@ -78,7 +78,7 @@ describe('project bundle round trip', () => {
     const manifest = JSON.parse(new TextDecoder().decode(files[MANIFEST_PATH])) as BundleManifest;
     expect(manifest).toMatchObject({
       format: BUNDLE_FORMAT,
-      formatVersion: 3,
+      formatVersion: 4,
       schemaVersion: SCHEMA_VERSION,
       exportedBy: 'ann',
       project: { id: seeded.project.id, name: 'Bundle test' },

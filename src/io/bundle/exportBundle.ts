@@ -183,7 +183,7 @@ async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, co
     thumbnail: thumb ? { path: thumbnailPath(clip.id, thumb.blob.type), bytes: thumb.blob.size, blobType: thumb.blob.type } : null,
     layers: rows.layers,
     reviewFlags: rows.reviewFlags,
-    // The log's order is the list's order; seq numbers are local to a store and not carried.
+    // The log's order is the list's order; seq numbers are local to a store and not carried, ids are (format v4).
     clipEvents: rows.clipEvents.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...event }) => event),
     comments: rows.comments.sort((a, b) => a.frameIndex - b.frameIndex || a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     frameVerdicts: rows.frameVerdicts.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...verdict }) => verdict),

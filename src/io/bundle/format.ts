@@ -28,13 +28,16 @@
  *   log in seq order, rows without their store-local `seq`), required, and the manifest's counts
  *   gain `frameVerdicts`, required. Bumped for the same reason as v2. v1 and v2 bundles are still
  *   read and import with no verdicts.
+ * - v4 (store schema v8): every revision, lifecycle event and frame verdict carries its `id` (a
+ *   time-ordered UUID, required and unique within the bundle; docs/sync.md "Row identity"). Bumped
+ *   for the same reason as v2. Rows of v1–v3 bundles must not carry one and get new ids on reading.
  */
 import { SCHEMA_VERSION } from '../../store/schema';
 import { ImportError } from '../importError';
 import { JsonReader, listKeys, parseJsonText, unknownKeys, type JsonObject } from '../formats/json';
 
 export const BUNDLE_FORMAT = 'spoc-studio/bundle';
-export const BUNDLE_FORMAT_VERSION = 3;
+export const BUNDLE_FORMAT_VERSION = 4;
 export const BUNDLE_EXTENSION = '.spoc.zip';
 export const MANIFEST_PATH = 'manifest.json';
 export const PROJECT_PATH = 'project.json';

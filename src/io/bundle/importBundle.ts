@@ -211,6 +211,7 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
   const clips: BundleClip[] = [];
   const seqs = new Set<number>();
   const commentIds = new Set<string>();
+  const logIds = new Set<string>();
   for (const clipId of clipIds) {
     const g = clipEntries.get(clipId)!;
     const dir = `clips/${clipId}/`;
@@ -221,10 +222,18 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
       if (commentIds.has(c.id)) fail(`${g.clip!.path}: comment id ${JSON.stringify(c.id)} also appears in another clip`);
       commentIds.add(c.id);
     }
-    const { revisions } = parseRevisionsJson((await check(g.revisions!, MAX_JSON_ENTRY_BYTES)).bytes, name, g.revisions!.path, json.clip);
+    const { revisions } = parseRevisionsJson((await check(g.revisions!, MAX_JSON_ENTRY_BYTES)).bytes, name, g.revisions!.path, json.clip, manifest.formatVersion);
     for (const r of revisions) {
       if (seqs.has(r.seq)) fail(`${g.revisions!.path}: revision seq ${r.seq} also appears in another clip`);
       seqs.add(r.seq);
+    }
+    // Each id names one row in the whole bundle (rows.ts checks within a clip's log).
+    for (const [what, rows] of [['revision', revisions], ['clip event', json.clipEvents], ['frame verdict', json.frameVerdicts]] as const) {
+      for (const row of rows) {
+        const key = `${what}\u0000${row.id}`;
+        if (logIds.has(key)) fail(`${what === 'revision' ? g.revisions!.path : g.clip!.path}: ${what} id ${JSON.stringify(row.id)} also appears in another clip`);
+        logIds.add(key);
+      }
     }
     let thumbnailBlob: Blob | null = null;
     if (json.thumbnail) {
@@ -478,8 +487,12 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
   return { project, createdProject, clips: reports, warnings, manifest };
 }
 
-/** Adds a bundle clip's rows under `clipId` in `projectId` (inside the caller's transaction). */
-async function addClip(db: SpocDb, c: BundleClip, projectId: string, clipId: string, name: string, keepSeqs: boolean): Promise<void> {
+/**
+ * Adds a bundle clip's rows under `clipId` in `projectId` (inside the caller's transaction). `keep`:
+ * the clip keeps its identity (its log rows' seqs and ids, its comments' ids, where free here); a
+ * copy (`keep` false) is another clip, so its rows get new ids (docs/sync.md "Row identity").
+ */
+async function addClip(db: SpocDb, c: BundleClip, projectId: string, clipId: string, name: string, keep: boolean): Promise<void> {
   const images = c.frameImages.map((im, k): FrameImage => ({ clipId, index: im.index, blob: c.images[k], mime: im.mime, width: im.width, height: im.height }));
   await addClipBase(db, { ...c.clip, id: clipId, projectId, name }, c.frames.map((f) => ({ ...f, clipId })), images, c.thumbnailBlob);
   await addLayerRows(db, c.layers.map((l) => ({ ...l, clipId })));
@@ -487,21 +500,23 @@ async function addClip(db: SpocDb, c: BundleClip, projectId: string, clipId: str
   await appendRevisionRows(
     db,
     c.revisions.map((r) => ({ ...r, clipId })),
-    keepSeqs,
+    keep,
   );
   await appendClipEventRows(
     db,
     c.clipEvents.map((e) => ({ ...e, clipId })),
+    keep,
   );
   // A copy lives next to the original (or its ids are taken elsewhere): its comments get new ids.
   await addCommentRows(
     db,
     c.comments.map((cm) => ({ ...cm, clipId })),
-    keepSeqs,
+    keep,
   );
   await appendFrameVerdictRows(
     db,
     c.frameVerdicts.map((v) => ({ ...v, clipId })),
+    keep,
   );
 }
 

@@ -5,8 +5,8 @@
  * Work is compared by content, never by timestamps or seq numbers (which differ between machines):
  * clip fields people edit, frame metadata, frame image sizes, every layer's RLE per source and
  * frame, the revision log (author, time, action, box and patches, in order), review flag dismissals,
- * the lifecycle log (every field but the store-local seq, in order), comments (by id, every field)
- * and the frame verdict log (every field but the store-local seq, in order).
+ * the lifecycle log (every field but the store-local seq and the id, in order), comments (by id,
+ * every field) and the frame verdict log (every field but the store-local seq and the id, in order).
  */
 import type { Clip, ClipComment, FlagDismissal, Frame, Layer, LayerSource, Revision } from '../../store/types';
 import type { BundleClipEvent, BundleFrameVerdict } from './rows';
@@ -87,15 +87,19 @@ function layerWork(l: Layer): string {
   return canonical({ act: l.act, trf: l.trf, instances: l.instances });
 }
 
-/** A revision's content without its seq (a store-local number) or clip id (and, within one source's work, its source). */
+/**
+ * A revision's content without its seq (a store-local number), id or clip id (and, within one
+ * source's work, its source). The id is left out because a bundle written before rows had ids gets
+ * new ones on reading: the same work must still compare equal (docs/sync.md "Row identity").
+ */
 export function revisionWork(r: Revision, withSource = true): string {
-  const { seq: _seq, clipId: _clip, source, ...rest } = r;
+  const { seq: _seq, id: _id, clipId: _clip, source, ...rest } = r;
   return canonical(withSource ? { ...rest, source } : rest);
 }
 
-/** A lifecycle step's content: everything but its seq (a store-local number) and clip id. */
+/** A lifecycle step's content: everything but its seq (a store-local number), id (see revisionWork) and clip id. */
 export function eventWork(e: BundleClipEvent): string {
-  const { clipId: _clip, ...rest } = e;
+  const { id: _id, clipId: _clip, ...rest } = e;
   delete (rest as { seq?: number }).seq;
   return canonical(rest);
 }
@@ -105,9 +109,9 @@ export function eventKey(e: BundleClipEvent): string {
   return canonical([e.at, e.by, e.action]);
 }
 
-/** A frame verdict's content: everything but its seq (a store-local number) and clip id. */
+/** A frame verdict's content: everything but its seq (a store-local number), id (see revisionWork) and clip id. */
 export function verdictWork(v: BundleFrameVerdict): string {
-  const { clipId: _clip, ...rest } = v;
+  const { id: _id, clipId: _clip, ...rest } = v;
   delete (rest as { seq?: number }).seq;
   return canonical(rest);
 }

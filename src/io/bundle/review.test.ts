@@ -12,7 +12,7 @@ import type { ClipComment, ClipEvent } from '../../store/types';
 import { ImportError } from '../importError';
 import { importBundle } from './importBundle';
 import type { ClipConflict } from './merge';
-import { editJson, exportToBlob, rebuild, seedProject, type SeededProject } from '../../testing/bundleProject';
+import { editJson, exportToBlob, rebuild, seedProject, withoutRowIds, type SeededProject } from '../../testing/bundleProject';
 
 let a: SpocDb;
 let seeded: SeededProject;
@@ -89,6 +89,7 @@ describe('round trip of review work', () => {
     const v1 = await rebuild(
       blob,
       (e) => {
+        withoutRowIds(e);
         for (const c of seeded.clips)
           editJson(e, clipJsonOf(c.id), (d) => {
             delete d.clipEvents;

@@ -18,6 +18,7 @@ import {
   checkRevision,
 } from '../../store/records';
 import type { Clip, ClipComment, ClipEvent, FlagDismissal, Frame, FrameVerdict, Layer, MetaEntry, Project, Revision } from '../../store/types';
+import { newRowId } from '../../store/ids';
 import { JsonReader, hasOwn, parseJsonText, type JsonObject } from '../formats/json';
 import { MAX_JSON_ENTRY_BYTES, ID_PATTERN, framePath, projectMetaPrefix, strictFields, thumbnailPath } from './format';
 
@@ -45,11 +46,11 @@ export interface ClipJson {
   layers: Layer[];
   /** Dismissed review flags (schema v3); absent in bundles of older stores. */
   reviewFlags: FlagDismissal[];
-  /** Format v2: the clip's lifecycle log in seq order, without the store-local seq (absent in v1 bundles). */
+  /** Format v2: the clip's lifecycle log in seq order, without the store-local seq (absent in v1 bundles); ids from v4. */
   clipEvents: BundleClipEvent[];
   /** Format v2: every comment of the clip, roots and replies, by frame, time and id (absent in v1 bundles). */
   comments: ClipComment[];
-  /** Format v3: the per-frame verdict log in seq order, without the store-local seq (absent in v1 and v2 bundles). */
+  /** Format v3: the per-frame verdict log in seq order, without the store-local seq (absent in v1 and v2 bundles); ids from v4. */
   frameVerdicts: BundleFrameVerdict[];
 }
 
@@ -202,10 +203,12 @@ export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: stri
     flagKeys.add(key);
     return flag;
   });
-  const clipEvents = formatVersion >= 2 ? r.array(r.required(doc, 'clipEvents', ''), 'clipEvents', 1_000_000).map((v, i) => checkClipEvent(r, v, `clipEvents[${i}]`, clip, 'stored')) : [];
+  const clipEvents = formatVersion >= 2 ? uniqueIds(r, r.array(r.required(doc, 'clipEvents', ''), 'clipEvents', 1_000_000).map((v, i) => checkClipEvent(r, withId(r, v, `clipEvents[${i}]`, formatVersion), `clipEvents[${i}]`, clip, 'stored')), 'clipEvents') : [];
   const comments = formatVersion >= 2 ? parseComments(r, r.required(doc, 'comments', ''), clip) : [];
   const frameVerdicts =
-    formatVersion >= 3 ? r.array(r.required(doc, 'frameVerdicts', ''), 'frameVerdicts', 1_000_000).map((v, i) => checkFrameVerdict(r, v, `frameVerdicts[${i}]`, clip, 'stored')) : [];
+    formatVersion >= 3
+      ? uniqueIds(r, r.array(r.required(doc, 'frameVerdicts', ''), 'frameVerdicts', 1_000_000).map((v, i) => checkFrameVerdict(r, withId(r, v, `frameVerdicts[${i}]`, formatVersion), `frameVerdicts[${i}]`, clip, 'stored')), 'frameVerdicts')
+      : [];
   return { clip, frames, frameImages, thumbnail, layers, reviewFlags, clipEvents, comments, frameVerdicts };
 }
 
@@ -268,16 +271,40 @@ function parseClip(r: JsonReader, v: unknown, clipId: string, projectId: string)
 // ---------------------------------------------------------------- revisions.json
 
 /** Reads clips/<clipId>/revisions.json: the clip's history in ascending `seq`. */
-export function parseRevisionsJson(bytes: Uint8Array, bundleName: string, entry: string, clip: Clip): RevisionsJson {
+export function parseRevisionsJson(bytes: Uint8Array, bundleName: string, entry: string, clip: Clip, formatVersion: number): RevisionsJson {
   const r = reader(bundleName, entry);
   const doc = r.object(parse(bytes, bundleName, entry), '');
   strictFields(r, doc, new Set(['revisions']), '');
   let lastSeq = 0;
   const revisions = r.array(r.required(doc, 'revisions', ''), 'revisions').map((v, i): Revision => {
-    const rev = checkRevision(r, v, `revisions[${i}]`, clip, 'stored');
+    const rev = checkRevision(r, withId(r, v, `revisions[${i}]`, formatVersion), `revisions[${i}]`, clip, 'stored');
     if (rev.seq <= lastSeq) r.fail(`revisions[${i}].seq`, `is ${rev.seq}; revisions must be in ascending seq order (previous ${lastSeq})`);
     lastSeq = rev.seq;
     return rev;
   });
-  return { revisions };
+  return { revisions: uniqueIds(r, revisions, 'revisions') };
+}
+
+// ---------------------------------------------------------------- ids of log rows (format v4)
+
+/**
+ * A log row as the store keeps it: from format v4 it carries its id (the validator requires it);
+ * a row of an older bundle must not, and gets a new one here, in list order, so ids sort as the log
+ * does and the rest of the import sees whole rows (docs/sync.md "Row identity").
+ */
+function withId(r: JsonReader, v: unknown, path: string, formatVersion: number): unknown {
+  if (formatVersion >= 4) return v;
+  const o = r.object(v, path);
+  if (hasOwn(o, 'id')) r.fail(path, `has unknown field "id" (bundle format v${formatVersion} rows have no ids)`);
+  return { ...o, id: newRowId() };
+}
+
+/** No two rows of one log share an id: each id names one row. */
+function uniqueIds<T extends { id: string }>(r: JsonReader, rows: T[], list: string): T[] {
+  const seen = new Set<string>();
+  rows.forEach((row, i) => {
+    if (seen.has(row.id)) r.fail(`${list}[${i}].id`, `${JSON.stringify(row.id)} is the id of another row too`);
+    seen.add(row.id);
+  });
+  return rows;
 }

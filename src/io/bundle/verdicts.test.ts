@@ -10,7 +10,7 @@ import type { FrameVerdict } from '../../store/types';
 import { ImportError } from '../importError';
 import { importBundle } from './importBundle';
 import type { ClipConflict } from './merge';
-import { editJson, exportToBlob, rebuild, seedProject, type SeededProject } from '../../testing/bundleProject';
+import { editJson, exportToBlob, rebuild, seedProject, withoutRowIds, type SeededProject } from '../../testing/bundleProject';
 
 let a: SpocDb;
 let seeded: SeededProject;
@@ -44,7 +44,7 @@ describe('frame verdicts in bundles', () => {
     const { blob } = await exportToBlob(a, seeded.project.id);
     const b = await db();
     const result = await importBundle(b, file(blob));
-    expect(result.manifest.formatVersion).toBe(3);
+    expect(result.manifest.formatVersion).toBe(4);
     expect(result.manifest.counts.frameVerdicts).toBe(4);
     for (const c of seeded.clips) expect(noSeq(await listFrameVerdictHistory(b, c.id))).toEqual(noSeq(await listFrameVerdictHistory(a, c.id)));
     expect([...(await listFrameVerdicts(b, clipA())).values()].map((v) => [v.frameIndex, v.verdict])).toEqual([
@@ -65,6 +65,7 @@ describe('frame verdicts in bundles', () => {
     const v2 = await rebuild(
       blob,
       (e) => {
+        withoutRowIds(e);
         for (const c of seeded.clips) editJson(e, clipJsonOf(c.id), (d) => delete d.frameVerdicts);
       },
       { editManifest: asV2 },
@@ -77,7 +78,7 @@ describe('frame verdicts in bundles', () => {
 
     const c = await db();
     const before = await snapshot(c);
-    const err = await importBundle(c, file(await rebuild(blob, () => {}, { editManifest: asV2 }))).catch((e: unknown) => e);
+    const err = await importBundle(c, file(await rebuild(blob, withoutRowIds, { editManifest: asV2 }))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImportError);
     expect((err as Error).message).toContain('clip.json: has unknown field "frameVerdicts"');
     expect(await snapshot(c)).toEqual(before);

@@ -90,12 +90,12 @@ function ReviewerPanel({ db, clip, session, frameIndex, canvas, goToFrame }: Pro
     inFlight.current = true;
     setBusy(true);
     try {
-      await putFrameVerdict(db, { clipId: clip.id, frameIndex: k, verdict, by: user, note: text });
+      const stored = await putFrameVerdict(db, { clipId: clip.id, frameIndex: k, verdict, by: user, note: text });
       // Step on from the frame just judged (counted as reviewed already), unless the reviewer has
       // moved elsewhere meanwhile.
       if (verdict !== 'clear' && latest.current.frameIndex === k) {
         const after = new Map(latest.current.verdicts ?? []);
-        after.set(k, { seq: 0, clipId: clip.id, frameIndex: k, verdict, by: user, at: 0 });
+        after.set(k, stored);
         const next = nextUnreviewed(clip.frameCount, after, k);
         if (next !== null) goToFrame(next);
       }

@@ -8,7 +8,10 @@ import { storeSeq } from './compact';
 import { SNAP_DIR, type Journal } from './journal';
 
 export type JournalVerdict =
-  /** The store holds everything the journal does (or more: the journal then needs a compaction). */
+  /**
+   * The store holds everything the journal does (or more, or the journal's snapshots hold rows of an
+   * older schema, e.g. log rows without the ids v8 gave them: the journal then needs a full compaction).
+   */
   | { kind: 'healthy'; storeSeq: number; journalSeq: number; journalBehind: boolean; firstRun: boolean }
   /** The journal holds changes the store lacks. */
   | {
@@ -30,7 +33,7 @@ export async function checkStore(db: SpocDb, journal: Journal): Promise<JournalV
   const stored = await storeSeq(db);
   journal.raiseFloor(Math.max(journalSeq, stored));
   if (journalSeq <= stored) {
-    return { kind: 'healthy', storeSeq: stored, journalSeq, journalBehind: journalSeq < stored || !manifest, firstRun: !manifest && seqs.length === 0 };
+    return { kind: 'healthy', storeSeq: stored, journalSeq, journalBehind: journalSeq < stored || !manifest || manifest.schema !== journal.schema, firstRun: !manifest && seqs.length === 0 };
   }
   const snaps = await journal.files.list(SNAP_DIR);
   journal.blocked =

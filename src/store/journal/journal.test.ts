@@ -8,7 +8,7 @@ import { commitClipImport } from '../importCommit';
 import { saveFrameEdits } from '../layers';
 import { setMeta } from '../meta';
 import { createProject, deleteProject } from '../projects';
-import { SCHEMA_V7 as SCHEMA_VERSION_TABLES } from '../schema';
+import { SCHEMA_V8 as SCHEMA_VERSION_TABLES } from '../schema';
 import { UNJOURNALED_TABLES } from './capture';
 import { fakeIdb, H, importDraft, rleWithArea, snapshot, W } from '../../testing/storeFixtures';
 import type { SpocDb } from '../db';

@@ -4,8 +4,10 @@
  * the journal), each snapshot or record in its own transaction, so memory and transaction size stay
  * bounded by the largest clip. Afterwards the store's change number is the journal's.
  */
-import { Dexie, type IndexableType } from 'dexie';
+import { Dexie, type IndexableType, type Table } from 'dexie';
 import type { SpocDb } from '../db';
+import { newRowId } from '../ids';
+import { ROW_ID_TABLES } from '../schema';
 import { setStoreSeq } from './compact';
 import { MANIFEST, SNAP_DIR, readWhole, type Journal } from './journal';
 import type { JournalOp } from './recordFormat';
@@ -77,7 +79,7 @@ export async function applyOps(db: SpocDb, ops: readonly JournalOp[]): Promise<v
   await db.transaction('rw', tables, async () => {
     for (const op of ops) {
       const table = db.table(op.table);
-      if (op.type === 'put') await table.bulkPut(op.values);
+      if (op.type === 'put') await table.bulkPut(ROW_ID_TABLE_SET.has(op.table) ? await withRowIds(table, op.values) : op.values);
       else if (op.type === 'delete') await table.bulkDelete(op.keys as IndexableType[]);
       else {
         const { lower, upper, lowerOpen, upperOpen } = op.range;
@@ -91,6 +93,22 @@ export async function applyOps(db: SpocDb, ops: readonly JournalOp[]): Promise<v
       }
     }
   });
+}
+
+const ROW_ID_TABLE_SET: ReadonlySet<string> = new Set(ROW_ID_TABLES);
+
+/**
+ * Log rows of a record written before schema v8 have no id (the journal holds rows as they were
+ * committed). Each gets the id its row already has in the store, when there is one, else a new one,
+ * made in the record's order; rows with an id keep it (docs/sync.md "Row identity").
+ */
+async function withRowIds(table: Table, values: readonly unknown[]): Promise<unknown[]> {
+  const rows = values as { seq: number; id?: string }[];
+  const missing = rows.filter((r) => r.id === undefined);
+  if (missing.length === 0) return rows;
+  const stored = (await table.bulkGet(missing.map((r) => r.seq))) as ({ id?: string } | undefined)[];
+  const ids = new Map(missing.map((r, i) => [r, stored[i]?.id]));
+  return rows.map((r) => (r.id === undefined ? { ...r, id: ids.get(r) ?? newRowId() } : r));
 }
 
 /** Settings, then projects, then clips: a clip's project row is in place before its rows. */

@@ -1,7 +1,9 @@
 /**
- * Parts of rows shared by several row types: layer sources, COCO RLE masks, boxes, ids of clips.
+ * Parts of rows shared by several row types: layer sources, COCO RLE masks, boxes, ids of clips and
+ * of log rows.
  */
 import { reasonOf } from '../errors';
+import { UUID_PATTERN } from '../ids';
 import { rleArea } from '../rleArea';
 import type { Clip, LayerSource, RevisionBox, Rle } from '../types';
 import type { RecordCheck } from './check';
@@ -92,4 +94,17 @@ export function frameIndexOf(c: RecordCheck, v: unknown, path: string, clip: Cli
 export function optionalString(c: RecordCheck, o: Record<string, unknown>, key: string, path: string, max: number): string | undefined {
   const v = c.optional(o, key);
   return v === undefined ? undefined : c.string(v, c.at(path, key), max);
+}
+
+/**
+ * The `id` of a log row (revision, clip event, frame verdict; schema v8): a canonical lower-case
+ * UUID, so one row never goes by two spellings (docs/sync.md "Row identity"). Required in a stored
+ * row; an input may leave it out (the store then makes one: store/ids.ts withRowId).
+ */
+export function logRowId(c: RecordCheck, o: Record<string, unknown>, path: string, mode: RowMode): string | undefined {
+  const raw = mode === 'stored' ? c.required(o, 'id', path) : c.optional(o, 'id');
+  if (raw === undefined) return undefined;
+  const id = c.string(raw, c.at(path, 'id'), 36);
+  if (!UUID_PATTERN.test(id)) c.fail(c.at(path, 'id'), `is ${JSON.stringify(id)}, not a UUID in canonical form (lower-case 8-4-4-4-12 hex)`);
+  return id;
 }

@@ -5,9 +5,9 @@
  * differently (the editor's "Frame index 4 is outside the clip (4 frames)" against a bundle's
  * JSON-path message), `mode` picks the phrase; the rule itself is one.
  */
-import { CLIP_STATUSES, FRAME_VERDICTS, type ClipComment, type ClipEvent, type FlagDismissal, type FrameVerdict } from '../types';
+import { CLIP_STATUSES, FRAME_VERDICTS, type ClipComment, type ClipEvent, type ClipEventInput, type FlagDismissal, type FrameVerdict, type FrameVerdictInput } from '../types';
 import type { RecordCheck } from './check';
-import { box, layerSource, optionalString, sameClip, type ClipShape, type RowMode } from './masks';
+import { box, layerSource, logRowId, optionalString, sameClip, type ClipShape, type RowMode } from './masks';
 
 /** Longest note a verdict may carry. */
 export const MAX_VERDICT_NOTE = 2000;
@@ -18,8 +18,8 @@ export const MAX_FLAG_REASON = 2000;
 const MAX_NOTE = 100_000;
 
 const FLAG_FIELDS = new Set(['clipId', 'source', 'flagId', 'kind', 'frameIndex', 'box', 'reason', 'by', 'at']);
-const VERDICT_FIELDS = new Set(['clipId', 'frameIndex', 'verdict', 'note', 'by', 'at']);
-const EVENT_FIELDS = new Set(['clipId', 'action', 'from', 'to', 'by', 'at', 'note']);
+const VERDICT_FIELDS = new Set(['id', 'clipId', 'frameIndex', 'verdict', 'note', 'by', 'at']);
+const EVENT_FIELDS = new Set(['id', 'clipId', 'action', 'from', 'to', 'by', 'at', 'note']);
 const COMMENT_FIELDS = new Set(['id', 'clipId', 'frameIndex', 'x', 'y', 'author', 'at', 'text', 'parentId', 'resolved']);
 
 /** A frame index of the clip, phrased as the reader of `mode` expects. */
@@ -72,15 +72,19 @@ export function checkFlagDismissal(c: RecordCheck, v: unknown, path: string, cli
   return flag;
 }
 
-/** A reviewer's verdict on one frame, without its store-local `seq`. */
-export function checkFrameVerdict(c: RecordCheck, v: unknown, path: string, clip: ClipShape, mode: RowMode): Omit<FrameVerdict, 'seq'> {
+/** A reviewer's verdict on one frame, without its store-local `seq`; an input's `id` may be left for the store to make. */
+export function checkFrameVerdict(c: RecordCheck, v: unknown, path: string, clip: ClipShape, mode: 'input'): Omit<FrameVerdictInput, 'seq'>;
+export function checkFrameVerdict(c: RecordCheck, v: unknown, path: string, clip: ClipShape, mode: 'stored'): Omit<FrameVerdict, 'seq'>;
+export function checkFrameVerdict(c: RecordCheck, v: unknown, path: string, clip: ClipShape, mode: RowMode): Omit<FrameVerdictInput, 'seq'> {
   const o = c.object(v, path);
   if (mode === 'stored') c.strictFields(o, VERDICT_FIELDS, path);
+  const id = logRowId(c, o, path, mode);
   const clipId = sameClip(c, o, path, clip);
   const frameIndex = mode === 'input' ? frameOf(c, o, path, clip, mode, 'Frame index') : c.integer(c.required(o, 'frameIndex', path), c.at(path, 'frameIndex'), 0, clip.frameCount - 1);
   const verdict = c.required(o, 'verdict', path);
   if (mode === 'input' && !(FRAME_VERDICTS as readonly unknown[]).includes(verdict)) c.fail(path, `Unknown frame verdict "${String(verdict)}"`);
-  const row: Omit<FrameVerdict, 'seq'> = {
+  const row: Omit<FrameVerdictInput, 'seq'> = {
+    ...(id === undefined ? {} : { id }),
     clipId,
     frameIndex,
     verdict: c.oneOf(verdict, c.at(path, 'verdict'), FRAME_VERDICTS),
@@ -96,11 +100,15 @@ export function checkFrameVerdict(c: RecordCheck, v: unknown, path: string, clip
   return row;
 }
 
-/** One step of the clip's review lifecycle, without its store-local `seq`. */
-export function checkClipEvent(c: RecordCheck, v: unknown, path: string, clip: Pick<ClipShape, 'id'>, mode: RowMode): Omit<ClipEvent, 'seq'> {
+/** One step of the clip's review lifecycle, without its store-local `seq`; an input's `id` may be left for the store to make. */
+export function checkClipEvent(c: RecordCheck, v: unknown, path: string, clip: Pick<ClipShape, 'id'>, mode: 'input'): Omit<ClipEventInput, 'seq'>;
+export function checkClipEvent(c: RecordCheck, v: unknown, path: string, clip: Pick<ClipShape, 'id'>, mode: 'stored'): Omit<ClipEvent, 'seq'>;
+export function checkClipEvent(c: RecordCheck, v: unknown, path: string, clip: Pick<ClipShape, 'id'>, mode: RowMode): Omit<ClipEventInput, 'seq'> {
   const o = c.object(v, path);
   if (mode === 'stored') c.strictFields(o, EVENT_FIELDS, path);
-  const event: Omit<ClipEvent, 'seq'> = {
+  const id = logRowId(c, o, path, mode);
+  const event: Omit<ClipEventInput, 'seq'> = {
+    ...(id === undefined ? {} : { id }),
     clipId: sameClip(c, o, path, clip),
     action: c.nonEmptyString(c.required(o, 'action', path), c.at(path, 'action'), 200),
     from: c.oneOf(c.required(o, 'from', path), c.at(path, 'from'), CLIP_STATUSES),

@@ -4,20 +4,21 @@
  */
 import type { Revision, RevisionInput } from '../types';
 import type { RecordCheck } from './check';
-import { box, frameIndexOf, layerSource, maskArea, rle, sameClip, type ClipShape, type RowMode } from './masks';
+import { box, frameIndexOf, layerSource, logRowId, maskArea, rle, sameClip, type ClipShape, type RowMode } from './masks';
 
-const REVISION_FIELDS = new Set(['seq', 'clipId', 'frameIndex', 'source', 'author', 'at', 'action', 'box', 'before', 'after', 'beforeTrf', 'afterTrf']);
+const REVISION_FIELDS = new Set(['seq', 'id', 'clipId', 'frameIndex', 'source', 'author', 'at', 'action', 'box', 'before', 'after', 'beforeTrf', 'afterTrf']);
 const PATCHES = ['before', 'after', 'beforeTrf', 'afterTrf'] as const;
 
-/** An input revision (the store numbers it); `seq`, if the input has one, is not kept. */
+/** An input revision (the store numbers it and, without one, gives it an id); `seq`, if the input has one, is not kept. */
 export function checkRevision(c: RecordCheck, v: unknown, path: string, clip: ClipShape, mode: 'input'): RevisionInput;
-/** A stored revision, with its `seq`. */
+/** A stored revision, with its `seq` and `id`. */
 export function checkRevision(c: RecordCheck, v: unknown, path: string, clip: ClipShape, mode: 'stored'): Revision;
 export function checkRevision(c: RecordCheck, v: unknown, path: string, clip: ClipShape, mode: RowMode): RevisionInput | Revision {
   const stored = mode === 'stored';
   const o = c.object(v, path);
   if (stored) c.strictFields(o, REVISION_FIELDS, path);
   const seq = stored ? c.integer(c.required(o, 'seq', path), c.at(path, 'seq'), 1) : undefined;
+  const id = logRowId(c, o, path, mode);
   const clipId = sameClip(c, o, path, clip);
   const frameIndex = frameIndexOf(c, c.required(o, 'frameIndex', path), c.at(path, 'frameIndex'), clip);
   const source = layerSource(c, c.required(o, 'source', path), c.at(path, 'source'));
@@ -36,8 +37,8 @@ export function checkRevision(c: RecordCheck, v: unknown, path: string, clip: Cl
     maskArea(c, patch, c.at(path, key), b.h, b.w);
     patches[key] = patch;
   }
-  const rev: RevisionInput = { clipId, frameIndex, source, author, at, action, box: b, before: patches.before!, after: patches.after!, ...pick(patches) };
-  return seq === undefined ? rev : { seq, ...rev };
+  const rev: RevisionInput = { ...(id === undefined ? {} : { id }), clipId, frameIndex, source, author, at, action, box: b, before: patches.before!, after: patches.after!, ...pick(patches) };
+  return seq === undefined ? rev : { seq, ...rev, id: id! };
 }
 
 /** The optional patches that are present (an absent one is no key at all, as the store writes it). */
