@@ -1,13 +1,14 @@
 /**
- * The editor's canvas, imperative Konva (as InvokeAI's canvas manager): one image node for the
- * frame, one canvas-backed image node for the masks updated over dirty rectangles only, one for
- * the previous frame's outlines (onion skin), and a small layer for tool previews. Never one Konva
- * node per region. Zoom and pan move the layers; pixels stay in image space, drawn nearest-neighbour.
+ * The editor's canvas. The pixel layers are imperative Konva (as InvokeAI's canvas manager): one
+ * image node for the frame, one canvas-backed image node for the masks updated over dirty
+ * rectangles only, one for the previous frame's outlines (onion skin). Never one Konva node per
+ * region. Above them, one overlay layer that the rooms' react-konva overlays render into
+ * (OverlayLayer.tsx, docs/architecture.md "Canvas overlays"). Zoom and pan move the layers; pixels
+ * stay in image space, drawn nearest-neighbour.
  */
 import Konva from 'konva';
 import type { Box, LabelMap } from '../../masks/labelMap';
 import { boxUnion, contentBox } from '../../masks/geometry';
-import type { ToolPreview } from '../tools/types';
 import { hexRgb, maskBoxPixels, outlinePixels, type MaskStyle } from './maskPixels';
 import { OutlineShape } from './outlineShape';
 import { DEFAULT_STATE_COLOURS, type StateColours } from './stateColours';
@@ -23,19 +24,12 @@ export interface ViewOptions {
   colours: StateColours;
 }
 
-
-/** A binary mask cropped to its box (1 = inside), drawn as an outline in `colour` (#rrggbb). */
-export interface OutlineItem {
-  box: Box;
-  data: Uint8Array;
-  colour: string;
-}
-
 export class CanvasView {
   readonly stage: Konva.Stage;
   private readonly imageLayer = new Konva.Layer({ listening: false });
   private readonly maskLayer = new Konva.Layer({ listening: false });
-  private readonly previewLayer = new Konva.Layer({ listening: false });
+  /** The react-konva overlays' layer (OverlayLayer.tsx renders into it), in image coordinates. */
+  readonly overlayLayer = new Konva.Layer({ listening: false });
   private readonly imageNode = new Konva.Image({ image: undefined, x: 0, y: 0 });
   private readonly onionNode = new Konva.Image({ image: undefined, x: 0, y: 0, opacity: 0.7 });
   private readonly maskNode: Konva.Image;
@@ -44,25 +38,13 @@ export class CanvasView {
   private readonly maskCanvas: HTMLCanvasElement;
   private readonly maskCtx: CanvasRenderingContext2D;
   private readonly onionCanvas: HTMLCanvasElement;
-  private readonly preview = new Konva.Group();
-  private readonly instanceLabels = new Konva.Group();
-  /** The SAM tool's candidate mask, clicks and box (not in the label map until accepted). */
-  private readonly samPreview = new Konva.Group();
-  /** A proposed labelling of the frame (e.g. "Suggest states"), both states tinted, until accepted or discarded. */
-  private readonly labelPreview = new Konva.Image({ image: undefined, x: 0, y: 0, opacity: 0.65, visible: false });
-  /** Review overlays in image coordinates, owned by src/review/ui: comment pins, and an error map / prediction image. */
-  readonly reviewPins = new Konva.Group();
-  readonly reviewImage = new Konva.Image({ image: undefined, x: 0, y: 0, visible: false });
-  /** Automatic proposals as outlines, and the highlighted ones filled (see setProposalOutlines). */
-  private readonly proposalOutlines = new Konva.Image({ image: undefined, x: 0, y: 0, visible: false });
-  private readonly proposalHighlight = new Konva.Group();
-  private proposalItems: readonly OutlineItem[] = [];
   private map: LabelMap | null = null;
   private dirty: Box | null = null;
   /** Where the mask canvas may hold colour: a frame switch clears this and paints the new frame's content box only. */
   private painted: Box | null = null;
   private frameRequest = 0;
   private transform: ViewTransform = { scale: 1, x: 0, y: 0 };
+  private readonly transformListeners = new Set<(t: ViewTransform) => void>();
   private options: ViewOptions = { opacity: 0.5, style: 'fill', masksVisible: true, onion: false, colours: DEFAULT_STATE_COLOURS };
   private readonly width: number;
   private readonly height: number;
@@ -86,13 +68,10 @@ export class CanvasView {
     this.outline = new OutlineShape(this.options.colours);
     this.imageLayer.add(this.imageNode);
     this.maskLayer.add(this.onionNode, this.maskNode, this.outline.node);
-    this.previewLayer.add(this.labelPreview, this.instanceLabels, this.preview, this.samPreview);
-    this.maskLayer.add(this.reviewImage);
-    this.previewLayer.add(this.reviewPins);
-    this.previewLayer.add(this.proposalOutlines, this.proposalHighlight);
-    // Mask pixels are labels: never blur them, whatever the zoom.
+    // Mask pixels are labels: never blur them, whatever the zoom (the overlays' bitmaps are masks too).
     this.maskLayer.imageSmoothingEnabled(false);
-    this.stage.add(this.imageLayer, this.maskLayer, this.previewLayer);
+    this.overlayLayer.imageSmoothingEnabled(false);
+    this.stage.add(this.imageLayer, this.maskLayer, this.overlayLayer);
     this.fit();
   }
 
@@ -177,189 +156,6 @@ export class CanvasView {
     if (box) this.repaint(box);
   }
 
-  setPreview(preview: ToolPreview | null, activeClass: number): void {
-    this.preview.destroyChildren();
-    if (preview) {
-      const s = this.transform.scale;
-      const stroke = preview.kind === 'brush' && preview.erase ? '#e5e7eb' : activeClass === 1 || activeClass === 2 ? this.options.colours[activeClass] : '#e5e7eb';
-      if (preview.kind === 'brush') {
-        this.preview.add(new Konva.Circle({ x: preview.x, y: preview.y, radius: preview.radius, stroke, strokeWidth: 1.5 / s, dash: preview.erase ? [4 / s, 3 / s] : undefined }));
-      } else if (preview.kind === 'path' && preview.points.length > 0) {
-        const pts = preview.points.flatMap((p) => [p.x, p.y]);
-        if (preview.hover && !preview.closed) pts.push(preview.hover.x, preview.hover.y);
-        this.preview.add(new Konva.Line({ points: pts, closed: preview.closed, stroke: preview.subtract ? '#e5e7eb' : stroke, strokeWidth: 1.5 / s, dash: preview.subtract ? [4 / s, 3 / s] : undefined }));
-        const first = preview.points[0];
-        this.preview.add(new Konva.Circle({ x: first.x, y: first.y, radius: (preview.willClose ? 6 : 3.5) / s, fill: preview.willClose ? '#facc15' : stroke }));
-      }
-    }
-    this.previewLayer.batchDraw();
-  }
-
-  /** Draws (or with null removes) the SAM candidate: the mask tinted in the class colour, clicks, box. */
-  setSamPreview(
-    preview: {
-      mask: { width: number; height: number; data: Uint8Array; bbox: Box | null } | null;
-      points: readonly { x: number; y: number; positive: boolean }[];
-      box: { x0: number; y0: number; x1: number; y1: number } | null;
-    } | null,
-    activeClass: number,
-  ): void {
-    this.samPreview.destroyChildren();
-    const el = this.stage.container();
-    el.dataset.samArea = String(preview?.mask?.bbox ? preview.mask.data.reduce((n, v) => n + v, 0) : 0);
-    if (preview) {
-      const s = this.transform.scale;
-      const rgb = activeClass === 2 ? [34, 197, 94] : [239, 68, 68];
-      const b = preview.mask?.bbox;
-      if (preview.mask && b) {
-        const canvas = document.createElement('canvas');
-        canvas.width = b.w;
-        canvas.height = b.h;
-        const ctx = canvas.getContext('2d')!;
-        const img = ctx.createImageData(b.w, b.h);
-        for (let y = 0; y < b.h; y++) {
-          const row = (b.y + y) * preview.mask.width + b.x;
-          for (let x = 0; x < b.w; x++) {
-            if (!preview.mask.data[row + x]) continue;
-            const o = (y * b.w + x) * 4;
-            img.data[o] = rgb[0];
-            img.data[o + 1] = rgb[1];
-            img.data[o + 2] = rgb[2];
-            img.data[o + 3] = 140;
-          }
-        }
-        ctx.putImageData(img, 0, 0);
-        this.samPreview.add(new Konva.Image({ image: canvas, x: b.x, y: b.y, width: b.w, height: b.h }));
-      }
-      if (preview.box) {
-        const { x0, y0, x1, y1 } = preview.box;
-        this.samPreview.add(new Konva.Rect({ x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0), height: Math.abs(y1 - y0), stroke: '#facc15', strokeWidth: 1.5 / s, dash: [5 / s, 3 / s] }));
-      }
-      for (const p of preview.points) {
-        this.samPreview.add(new Konva.Circle({ x: p.x, y: p.y, radius: 4.5 / s, fill: p.positive ? '#22d3ee' : '#f43f5e', stroke: '#000', strokeWidth: 1 / s }));
-      }
-    }
-    this.previewLayer.batchDraw();
-  }
-
-  /**
-   * Draws (or with null removes) a proposed label map over the frame: actionable and transformed
-   * pixels each in their state colour, so a suggestion can be judged as a whole before it is taken.
-   */
-  setLabelPreview(labels: LabelMap | null): void {
-    const el = this.stage.container();
-    const box = labels ? labelBox(labels) : null;
-    if (!labels || !box) {
-      this.labelPreview.visible(false);
-      delete el.dataset.labelPreview;
-      this.previewLayer.batchDraw();
-      return;
-    }
-    const canvas = document.createElement('canvas');
-    canvas.width = box.w;
-    canvas.height = box.h;
-    const ctx = canvas.getContext('2d')!;
-    const img = ctx.createImageData(box.w, box.h);
-    maskBoxPixels(labels, box, 'fill', img.data, { 1: hexRgb(this.options.colours[1]), 2: hexRgb(this.options.colours[2]) });
-    ctx.putImageData(img, 0, 0);
-    this.labelPreview.setAttrs({ image: canvas, x: box.x, y: box.y, width: box.w, height: box.h, visible: true });
-    let act = 0;
-    let trf = 0;
-    for (const v of labels.data) {
-      if (v === 1) act++;
-      else if (v === 2) trf++;
-    }
-    el.dataset.labelPreview = `${act} ${trf}`;
-    this.previewLayer.batchDraw();
-  }
-
-  /**
-   * Draws (or with null removes) outlines of cropped binary masks, each in its own colour: one
-   * canvas for all of them, however many. Used for automatic proposals; the view knows nothing of
-   * what they mean. Highlights (hover, selection) are set separately and cost one mask each.
-   */
-  setProposalOutlines(items: readonly OutlineItem[] | null): void {
-    this.proposalItems = items ?? [];
-    this.proposalHighlight.destroyChildren();
-    const el = this.stage.container();
-    el.dataset.proposals = String(this.proposalItems.length);
-    el.dataset.proposalHighlight = '';
-    if (!items || items.length === 0) {
-      this.proposalOutlines.visible(false);
-      this.previewLayer.batchDraw();
-      return;
-    }
-    const canvas = document.createElement('canvas');
-    canvas.width = this.width;
-    canvas.height = this.height;
-    const ctx = canvas.getContext('2d')!;
-    const img = ctx.createImageData(this.width, this.height);
-    for (const it of items) {
-      const [r, g, b] = hexRgb(it.colour);
-      const { x: bx, y: by, w, h } = it.box;
-      for (let y = 0; y < h; y++) {
-        for (let x = 0; x < w; x++) {
-          const i = y * w + x;
-          if (!it.data[i]) continue;
-          const edge = x === 0 || y === 0 || x === w - 1 || y === h - 1 || !it.data[i - 1] || !it.data[i + 1] || !it.data[i - w] || !it.data[i + w];
-          const fx = bx + x;
-          const fy = by + y;
-          if (!edge || fx < 0 || fy < 0 || fx >= this.width || fy >= this.height) continue;
-          const o = (fy * this.width + fx) * 4;
-          img.data[o] = r;
-          img.data[o + 1] = g;
-          img.data[o + 2] = b;
-          img.data[o + 3] = 255;
-        }
-      }
-    }
-    ctx.putImageData(img, 0, 0);
-    this.proposalOutlines.image(canvas);
-    this.proposalOutlines.visible(true);
-    this.previewLayer.batchDraw();
-  }
-
-  /** Fills the outlined items at these indices (hover, selection); an empty list clears. */
-  setProposalHighlight(indices: readonly number[]): void {
-    this.proposalHighlight.destroyChildren();
-    const shown = indices.filter((i) => this.proposalItems[i]);
-    for (const i of shown) {
-      const it = this.proposalItems[i];
-      const { x: bx, y: by, w, h } = it.box;
-      if (w <= 0 || h <= 0) continue;
-      const [r, g, b] = hexRgb(it.colour);
-      const canvas = document.createElement('canvas');
-      canvas.width = w;
-      canvas.height = h;
-      const ctx = canvas.getContext('2d')!;
-      const img = ctx.createImageData(w, h);
-      for (let k = 0; k < w * h; k++) {
-        if (!it.data[k]) continue;
-        img.data[k * 4] = r;
-        img.data[k * 4 + 1] = g;
-        img.data[k * 4 + 2] = b;
-        img.data[k * 4 + 3] = 120;
-      }
-      ctx.putImageData(img, 0, 0);
-      this.proposalHighlight.add(new Konva.Image({ image: canvas, x: bx, y: by, width: w, height: h }));
-    }
-    this.stage.container().dataset.proposalHighlight = shown.join(',');
-    this.previewLayer.batchDraw();
-  }
-
-  /** Instance numbers at their seeds, with the region's box (regions come from resolveInstances). */
-  setInstances(regions: readonly { id: number; label: number; box: Box; x: number; y: number }[]): void {
-    this.instanceLabels.destroyChildren();
-    const s = this.transform.scale;
-    for (const r of regions) {
-      const colour = r.label === 2 ? '#86efac' : '#fca5a5';
-      this.instanceLabels.add(new Konva.Rect({ x: r.box.x, y: r.box.y, width: r.box.w, height: r.box.h, stroke: colour, strokeWidth: 1 / s, dash: [4 / s, 4 / s] }));
-      this.instanceLabels.add(new Konva.Text({ x: r.x + 2 / s, y: r.y - 14 / s, text: `#${r.id}`, fontSize: 13 / s, fill: '#fff', stroke: '#000', strokeWidth: 0.4 / s }));
-    }
-    this.stage.container().dataset.instances = regions.map((r) => r.id).join(',');
-    this.previewLayer.batchDraw();
-  }
-
   // ---- zoom and pan -------------------------------------------------------------------------
 
   fit(): void {
@@ -386,6 +182,12 @@ export class CanvasView {
     this.fit();
   }
 
+  /** Calls `fn` after every zoom or pan (overlays keep their strokes a constant screen width). */
+  onTransform(fn: (t: ViewTransform) => void): () => void {
+    this.transformListeners.add(fn);
+    return () => this.transformListeners.delete(fn);
+  }
+
   /** Screen (relative to the container) to image coordinates. */
   toImage(sx: number, sy: number): { x: number; y: number } {
     return toImage(this.transform, sx, sy);
@@ -399,7 +201,7 @@ export class CanvasView {
   private apply(t: ViewTransform): void {
     this.transform = t;
     this.outline.setScale(t.scale);
-    for (const layer of [this.imageLayer, this.maskLayer, this.previewLayer]) {
+    for (const layer of [this.imageLayer, this.maskLayer, this.overlayLayer]) {
       layer.scale({ x: t.scale, y: t.scale });
       layer.position({ x: t.x, y: t.y });
     }
@@ -409,6 +211,7 @@ export class CanvasView {
     this.stage.container().dataset.view = `${t.scale} ${t.x} ${t.y}`;
     this.stage.container().dataset.stage = `${this.stage.width()} ${this.stage.height()}`;
     this.stage.batchDraw();
+    for (const fn of this.transformListeners) fn(t);
   }
 
   private repaint(box: Box): void {
@@ -430,24 +233,4 @@ export class CanvasView {
     this.maskLayer.batchDraw();
     this.onPaint?.(performance.now() - t0);
   }
-}
-
-/** The tight box of the state pixels (1 or 2) of a label map, or null when it has none. */
-function labelBox(map: LabelMap): Box | null {
-  const { width, height, data } = map;
-  let x0 = width;
-  let y0 = height;
-  let x1 = -1;
-  let y1 = -1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const v = data[y * width + x];
-      if (v !== 1 && v !== 2) continue;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-    }
-  }
-  return x1 < 0 ? null : { x: x0, y: y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
 }

@@ -27,6 +27,9 @@ import { acquireClipLock } from '../session/clipLock';
 import { externalChangeNotice, watchExternalGtChanges, type ExternalGtChange } from '../session/externalChanges';
 import type { PersistStatus } from '../persistQueue';
 import { CanvasHost, type CanvasHandle } from './CanvasHost';
+import { OverlayLayer } from './OverlayLayer';
+import { orderOverlays } from './canvasOverlays';
+import { ANNOTATOR_OVERLAYS } from './overlays/annotatorOverlays';
 import { Toolbar } from './Toolbar';
 import { Timeline, frameState } from './Timeline';
 import { SidePanel } from './SidePanel';
@@ -332,6 +335,8 @@ const EditorView = memo(function EditorView({ clip, slots, session, images, auth
 
   const k = state.frameIndex;
   const slot: EditorSlotContext = { db, clip, session, images, canvas, frameIndex: k, frames, areas, editedAreas, sources, zoom, goToFrame: commands.goToFrame };
+  // The canvas overlays, the annotator's and the rooms', bottom to top by their declared z.
+  const overlays = useMemo(() => orderOverlays([...ANNOTATOR_OVERLAYS, ...(slots.canvasOverlays ?? [])]), [slots]);
   // Whether the masks show: derived from the user's toggle (held here, its one writer) and what
   // the rooms' views ask (the useMasksRequest slot). docs/architecture.md, "One owner per UI fact".
   const masksRequest = useMasksRequestOf(slots, slot);
@@ -424,7 +429,7 @@ const EditorView = memo(function EditorView({ clip, slots, session, images, auth
       <Toolbar ctx={ctx}>{Tools && <Tools {...slot} />}</Toolbar>
       <div className="flex min-h-0 flex-1">
         <div className="relative min-w-0 flex-1">
-          <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} masksVisible={masksVisible} />
+          <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} masksVisible={masksVisible} renderOverlays={(view) => <OverlayLayer view={view} overlays={overlays} context={slot} />} />
           {CanvasOverlay && <CanvasOverlay {...slot} />}
           <FillConfirm session={session} busy={state.busy} />
           <span className="pointer-events-none absolute bottom-1 left-2 text-xs text-zinc-500">

@@ -1,21 +1,22 @@
 /**
  * Hosts the Konva view and turns DOM pointer, wheel and key-held state into session calls in image
- * coordinates. React renders this once per clip; everything after that is imperative.
+ * coordinates. React renders the pixel layers once per clip; everything after that is imperative.
+ * The overlays (`renderOverlays`, OverlayLayer.tsx) are react-konva, drawn into the view's overlay layer.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { CanvasView } from '../canvas/canvasView';
 import type { EditorSession } from '../session/editorSession';
 import type { FrameImageCache } from '../session/frameImages';
 import { useEditorView } from './editorViewState';
 import { recordPerf } from './perfProbe';
-import { resolveInstances } from '../instances';
 import { frameLightFilter } from '../canvas/frameLight';
+import { toolPreviewOf } from './overlays/toolPreviewStore';
 
 export interface CanvasHandle {
   fit(): void;
   actualSize(): void;
   zoomPercent(): number;
-  /** The Konva view, for the review overlays (src/review/ui) to draw into and map clicks to image pixels. */
+  /** The Konva view (its stage element, zoom and pan). Overlays draw through the canvasOverlays slot, not into it. */
   canvasView(): CanvasView;
 }
 
@@ -27,10 +28,13 @@ interface Props {
   onZoom: (percent: number) => void;
   /** Whether the gt masks show (the editor derives it: masksShown.ts). */
   masksVisible: boolean;
+  /** The react-konva overlays, rendered once the view exists (OverlayLayer). */
+  renderOverlays: (view: CanvasView) => ReactNode;
 }
 
-export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, masksVisible }: Props) {
+export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, masksVisible, renderOverlays }: Props) {
   const container = useRef<HTMLDivElement>(null);
+  const [shownView, setShownView] = useState<CanvasView | null>(null);
 
   useEffect(() => {
     const el = container.current!;
@@ -50,6 +54,8 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, m
       canvasView: () => view,
     };
     onZoom(view.view.scale * 100);
+    setShownView(view);
+    const toolPreview = toolPreviewOf(session);
 
     let shown = -1;
     const showFrame = async () => {
@@ -61,7 +67,6 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, m
       const bitmap = await images.get(k).catch(() => null);
       if (shown !== k) return;
       view.setFrame(bitmap, map, previous);
-      view.setInstances(resolveInstances(map, session.tags));
       el.dataset.frame = String(k);
       images.prefetch(k, clip.frameCount);
     };
@@ -71,25 +76,20 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, m
     let panning: { x: number; y: number } | null = null;
     // A room tool (placing a comment) shows its cursor and hint over the canvas while it has the input.
     let restCursor = '';
+    const drawPreview = () => toolPreview.set(session.toolPreview, session.snapshot.activeClass);
     const showRoomTool = () => {
       const tool = session.roomTool;
       restCursor = tool?.cursor ?? '';
       if (!panning) el.style.cursor = restCursor;
       el.title = tool?.hint ?? '';
-      view.setPreview(session.toolPreview, session.snapshot.activeClass); // no brush outline under a room tool
+      drawPreview(); // no brush outline under a room tool
     };
     showRoomTool();
-    // Instance labels follow their regions: recompute after every committed change or new tag.
-    let lastRevision = session.snapshot.revision;
     let lastRoomTool = session.snapshot.roomTool;
     const offState = session.onState((st) => {
-      if (st.roomTool !== lastRoomTool) {
-        lastRoomTool = st.roomTool;
-        showRoomTool();
-      }
-      if (st.revision === lastRevision) return;
-      lastRevision = st.revision;
-      view.setInstances(resolveInstances(session.map, session.tags));
+      if (st.roomTool === lastRoomTool) return;
+      lastRoomTool = st.roomTool;
+      showRoomTool();
     });
 
     const applyView = () => {
@@ -119,7 +119,6 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, m
       const p = view.toImage(sx, sy);
       return { x: p.x, y: p.y, button: e.button, shift: e.shiftKey, alt: e.altKey, clickCount: e.detail };
     };
-    const drawPreview = () => view.setPreview(session.toolPreview, session.snapshot.activeClass);
 
     const onDown = (e: PointerEvent) => {
       el.focus();
@@ -166,7 +165,7 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, m
       session.cancelGesture();
       drawPreview();
     };
-    const onLeave = () => view.setPreview(null, 0);
+    const onLeave = () => toolPreview.set(null, 0);
     const onWheel = (e: WheelEvent) => {
       e.preventDefault();
       const { sx, sy } = local(e);
@@ -197,6 +196,8 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, m
       el.removeEventListener('wheel', onWheel);
       el.removeEventListener('contextmenu', noMenu);
       handleRef.current = null;
+      toolPreview.set(null, 0);
+      setShownView(null);
       view.destroy();
     };
   }, [session, images, spaceHeldRef, handleRef, onZoom]);
@@ -208,5 +209,10 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, m
     container.current!.dataset.masks = masksVisible ? 'shown' : 'hidden';
   }, [masksVisible, session, images, spaceHeldRef, handleRef, onZoom]);
 
-  return <div ref={container} tabIndex={-1} data-testid="editor-canvas" className="h-full w-full touch-none overflow-hidden bg-black outline-none" />;
+  return (
+    <>
+      <div ref={container} tabIndex={-1} data-testid="editor-canvas" className="h-full w-full touch-none overflow-hidden bg-black outline-none" />
+      {shownView && renderOverlays(shownView)}
+    </>
+  );
 }

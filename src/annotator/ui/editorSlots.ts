@@ -13,6 +13,7 @@ import type { CanvasHandle } from './CanvasHost';
 import type { Action } from '../actions';
 import type { MasksRequest } from '../masksShown';
 import type { EditedArea } from '../frameAreas';
+import type { CanvasOverlay } from './canvasOverlays';
 
 export interface EditorSlotContext {
   db: SpocDb;
@@ -42,8 +43,13 @@ export interface EditorSlots {
   header?: EditorSlot;
   /** Actions in the tool bar, after the edit actions (AI assists). */
   tools?: EditorSlot;
-  /** Absolutely positioned over the canvas (pins, previews). */
+  /** Absolutely positioned over the canvas (panels, status strips); drawings on the frame go in `canvasOverlays`. */
   canvasOverlay?: EditorSlot;
+  /**
+   * react-konva overlays drawn on the frame in image coordinates (pins, previews, outlines), each
+   * with a declared z (canvasOverlays.ts; the table in docs/architecture.md, "Canvas overlays").
+   */
+  canvasOverlays?: readonly CanvasOverlay[];
   /** Right-hand docks, left of the side panel. */
   beforeSidePanel?: EditorSlot;
   /** Right-hand docks, right of the side panel. */

@@ -10,7 +10,7 @@ import type { EditorSlotContext, EditorSlots } from '../../annotator/ui/editorSl
 import { MetricsDock } from '../../metrics/panels/MetricsDock';
 import { liveAreas } from './liveAreas';
 import { ReviewBar } from '../../review/ui/ReviewBar';
-import { ReviewCanvasLayer } from '../../review/ui/ReviewCanvasLayer';
+import { CommentPlacing } from '../../review/ui/CommentPlacing';
 import { ReviewSidebar } from '../../review/ui/ReviewSidebar';
 import { SideBySideView } from '../../review/ui/SideBySideView';
 import { AgreementPanel } from '../../review/ui/AgreementPanel';
@@ -25,14 +25,15 @@ import { WatchPanel } from './WatchPanel';
 import { REVIEW_ACTIONS } from '../../review/ui/reviewActions';
 import { useReviewMasksRequest } from '../../review/ui/reviewMasks';
 import { ASSIST_ACTIONS } from '../../inference/ui/assistActions';
+import { ROOM_OVERLAYS } from './roomOverlays';
 import type { Action } from '../../annotator/actions';
 
-function HeaderSlot({ db, clip, session, images, canvas }: EditorSlotContext) {
+function HeaderSlot({ db, clip, session, images }: EditorSlotContext) {
   return (
     <>
       <ReviewBar db={db} clip={clip} />
       <ReviewerToggle />
-      <AiAssist session={session} images={images} canvas={canvas} />
+      <AiAssist session={session} images={images} />
     </>
   );
 }
@@ -42,17 +43,17 @@ function ToolsSlot({ db, clip, session, images, canvas, frameIndex, goToFrame }:
     <>
       <PropagatePanel session={session} images={images} frameIndex={frameIndex} goToFrame={goToFrame} />
       <Proposals db={db} clip={clip} session={session} images={images} canvas={canvas} />
-      <SuggestStatesFallback session={session} canvas={canvas} images={images} />
+      <SuggestStatesFallback session={session} images={images} />
     </>
   );
 }
 
-function CanvasOverlaySlot({ db, clip, session, frameIndex, canvas, zoom, images, goToFrame, frames, sources }: EditorSlotContext) {
+function CanvasOverlaySlot({ db, clip, session, frameIndex, images, goToFrame, frames, sources }: EditorSlotContext) {
   return (
     <>
       <WatchPanel db={db} clip={clip} frames={frames} goToFrame={goToFrame} />
-      <ReviewCanvasLayer db={db} clip={clip} session={session} frameIndex={frameIndex} canvas={canvas} zoom={zoom} />
-      <ReviewerOverlay db={db} clip={clip} session={session} frameIndex={frameIndex} canvas={canvas} goToFrame={goToFrame} />
+      <CommentPlacing clip={clip} session={session} />
+      <ReviewerOverlay db={db} clip={clip} session={session} frameIndex={frameIndex} goToFrame={goToFrame} />
       <SideBySideView db={db} clip={clip} frameIndex={frameIndex} images={images} sources={sources} />
       <AiToolStatus session={session} />
     </>
@@ -75,7 +76,7 @@ function ReviewSlot({ db, clip, session, frameIndex, goToFrame, sources }: Edito
 const ROOM_ACTIONS: readonly Action[] = [...REVIEW_ACTIONS, ...ASSIST_ACTIONS];
 const useRoomActions = () => ROOM_ACTIONS;
 
-const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions, useMasksRequest: useReviewMasksRequest, liveAreas, timelineFlags: lowConfidenceStore };
+const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, canvasOverlays: ROOM_OVERLAYS, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions, useMasksRequest: useReviewMasksRequest, liveAreas, timelineFlags: lowConfidenceStore };
 
 export function EditorPage({ clipId, frame }: { clipId: string; frame: number }) {
   // An import that did not finish has a clip row promising frames that are not stored: the editor

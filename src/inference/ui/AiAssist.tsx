@@ -3,15 +3,14 @@
  * backend, load progress and self-tests), the SAM tool's status, and the glue that gives the
  * editor session a SamTool once a SAM model is ready — until then the weight-free FallbackTool
  * (src/inference/classical: GrabCut / colour fill / scissors) and "Suggest states (fallback)".
- * Pixels never pass through React: the tool draws its preview through the canvas handle and
- * commits through the session.
+ * Pixels never pass through React: the tool's preview is a canvas overlay (SamPreviewOverlay.tsx)
+ * and it commits through the session.
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore, useCallback } from 'react';
 import { createPortal } from 'react-dom';
 import { shownFrameRgba } from './frameSource';
 import type { EditorSession } from '../../annotator/session/editorSession';
 import type { FrameImageCache } from '../../annotator/session/frameImages';
-import type { CanvasHandle } from '../../annotator/ui/CanvasHost';
 import { inferenceClient, openModelsDialog, pickModelFiles, restoreModels, samModelOf, useAssist, useModelsDialog, type ModelStatus } from './assistStore';
 import { PUBLIC_MODELS } from '../models/publicModels';
 import { SamTool } from './samTool';
@@ -22,10 +21,9 @@ import { classicalClient } from '../classical/classicalClient';
 interface Props {
   session: EditorSession;
   images: FrameImageCache;
-  canvas: React.RefObject<CanvasHandle | null>;
 }
 
-export function AiAssist({ session, images, canvas }: Props) {
+export function AiAssist({ session, images }: Props) {
   const models = useAssist((s) => s.models);
   const open = useModelsDialog((s) => s.open);
   const [sam, setSam] = useState<SamTool | null>(null);
@@ -77,25 +75,19 @@ export function AiAssist({ session, images, canvas }: Props) {
     };
   }, [session, fallback]);
 
-  // Encode the shown frame while the SAM tool is active (or fetch it for the fallback); redraw the
-  // preview on every change.
+  // Encode the shown frame while the SAM tool is active (or fetch it for the fallback). Its preview
+  // is drawn by SamPreviewOverlay (a canvas overlay).
   const active = state.tool === 'sam';
   const assist = sam ?? fallback;
   useEffect(() => {
     if (!assist || !active) return;
     void assist.setFrame(session.toolContext);
     const offFrame = session.onFrame(() => void assist.setFrame(session.toolContext));
-    const view = () => canvas.current?.canvasView();
-    const draw = () => view()?.setSamPreview(assist.preview, session.snapshot.activeClass);
-    const offSam = assist.subscribe(draw);
-    draw();
     return () => {
       offFrame();
-      offSam();
       assist.clear();
-      view()?.setSamPreview(null, 0);
     };
-  }, [assist, active, session, canvas]);
+  }, [assist, active, session]);
 
   // Tab / Shift+Tab, Enter / Shift+Enter and Escape reach the SAM tool through the editor's one key
   // handler (AnnotatorPage: the active tool's keys, EditorSession.toolKey), not a listener of its own.

@@ -13,19 +13,16 @@
  * While the annotator's version shows, the editor session is read-only for that reason
  * (EditorSession.setViewOnly): every edit, key or pointer, is refused by the session itself.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
-import Konva from 'konva';
+import { useEffect, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { SpocDb } from '../../store/db';
 import type { Clip } from '../../store/types';
 import { listFrameVerdicts, putFrameVerdict } from '../../store/frameVerdicts';
-import type { CanvasHandle } from '../../annotator/ui/CanvasHost';
 import { notify, messageOf } from '../../workspace/notices';
 import { useUserName } from '../../workspace/user';
 import { loadFrameReviewDiff } from '../annotatorVersionLoader';
-import { DIFF_BITS } from '../errorMap';
 import { nextUnreviewed, verdictTally } from '../verdicts';
-import { DIFF_COLOURS, DIFF_LABELS, paintDiff, paintVersion } from './diffImage';
+import { DIFF_COLOURS, DIFF_LABELS } from './diffImage';
 import { useReviewer } from './reviewerState';
 import type { EditorSession } from '../../annotator/session/editorSession';
 import { usePublishRunners, usePublishScope } from '../../annotator/ui/roomActions';
@@ -60,7 +57,6 @@ interface Props {
   clip: Clip;
   session: EditorSession;
   frameIndex: number;
-  canvas: React.RefObject<CanvasHandle | null>;
   goToFrame: (k: number) => void;
 }
 
@@ -71,7 +67,7 @@ export function ReviewerOverlay(props: Props) {
   return on ? <ReviewerPanel {...props} /> : null;
 }
 
-function ReviewerPanel({ db, clip, session, frameIndex, canvas, goToFrame }: Props) {
+function ReviewerPanel({ db, clip, session, frameIndex, goToFrame }: Props) {
   const user = useUserName(db);
   const verdicts = useLiveQuery(() => listFrameVerdicts(db, clip.id), [db, clip.id]);
   const review = useLiveQuery(() => loadFrameReviewDiff(db, clip, frameIndex), [db, clip.id, clip.width, clip.height, frameIndex]);
@@ -79,7 +75,6 @@ function ReviewerPanel({ db, clip, session, frameIndex, canvas, goToFrame }: Pro
   const showDiff = useReviewer((s) => s.showDiff);
   const rejecting = useReviewer((s) => s.rejecting);
   const diffHidden = useReviewer((s) => s.diffHidden);
-  const shownBits = DIFF_LABELS.reduce((m, [k]) => (diffHidden.includes(k) ? m : m | DIFF_BITS[k]), 0);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -143,36 +138,11 @@ function ReviewerPanel({ db, clip, session, frameIndex, canvas, goToFrame }: Pro
   }, [session, showAnnotator]);
 
   // The gt masks make way for the annotator's version while it shows: declared in reviewMasks.ts.
-  // Draw into our own image node, next to the review overlay image in the canvas view's mask layer.
-  const node = useMemo(() => new Konva.Image({ image: undefined, x: 0, y: 0, visible: false, listening: false }), []);
-  useEffect(() => () => void node.destroy(), [node]);
+  // The version or the diff is drawn by ReviewerImageOverlay (a canvas overlay), from the diff loaded here.
   useEffect(() => {
-    const view = canvas.current?.canvasView();
-    if (!view) return;
-    const layer = view.reviewImage.getLayer();
-    if (layer && node.getLayer() !== layer) layer.add(node);
-    const container = view.stage.container();
-    const what = review && review.frameIndex === frameIndex ? (showAnnotator ? 'annotator' : showDiff ? 'diff' : null) : null;
-    if (!review || !what) {
-      node.visible(false);
-      node.getLayer()?.batchDraw();
-      delete container.dataset.reviewerOverlay;
-      return;
-    }
-    const c = document.createElement('canvas');
-    c.width = clip.width;
-    c.height = clip.height;
-    const ctx = c.getContext('2d')!;
-    const img = ctx.createImageData(clip.width, clip.height);
-    if (what === 'annotator') paintVersion(review.annotator, img);
-    else paintDiff(review.diff, img, shownBits);
-    ctx.putImageData(img, 0, 0);
-    node.image(c);
-    node.visible(true);
-    node.moveToTop();
-    node.getLayer()?.batchDraw();
-    container.dataset.reviewerOverlay = what;
-  }, [canvas, node, review, frameIndex, showAnnotator, showDiff, shownBits, clip.width, clip.height]);
+    useReviewer.getState().set({ review: review ?? null });
+  }, [review]);
+  useEffect(() => () => useReviewer.getState().set({ review: null }), []);
 
   const v = verdicts ?? new Map();
   const tally = verdictTally(clip.frameCount, v);

@@ -41,7 +41,7 @@ export const REVIEWER_ACTION_IDS = {
 
 export const WORST_ACTION_IDS = { next: 'review.worstNext', previous: 'review.worstPrevious' } as const;
 
-/** Placing a comment pin on the canvas (ReviewCanvasLayer). */
+/** Placing a comment pin on the canvas (CommentPlacing). */
 export const COMMENT_ACTION_IDS = { cancelPlacing: 'review.cancelPlacing' } as const;
 
 const reviewerOff = 'reviewer mode is off';

@@ -22,7 +22,7 @@ export interface ReviewUiState {
   overlay: OverlayMode;
   /** The prediction source (`pred:<name>`) the overlay modes compare with. */
   predSource: `pred:${string}` | null;
-  /** Error counts of the frame on show in the error map mode (computed by ReviewCanvasLayer). */
+  /** Error counts of the frame on show in the error map mode (computed by overlays/ReviewImageOverlay.tsx). */
   errors: { frameIndex: number; source: string; counts: ErrorCounts } | null;
   set: (patch: Partial<Omit<ReviewUiState, 'set'>>) => void;
 }

@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
+import type { FrameReviewDiff } from '../annotatorVersionLoader';
 
 export interface ReviewerState {
   /** Reviewer mode: the verdict strip and keys (J / Shift+J, A, R) are active. */
@@ -17,6 +18,8 @@ export interface ReviewerState {
   diffHidden: readonly string[];
   /** The frame whose rejection note is being asked for. */
   rejecting: number | null;
+  /** The shown frame's annotator's version and diff, as the reviewer panel loaded them (null: none). */
+  review: FrameReviewDiff | null;
   set: (patch: Partial<Omit<ReviewerState, 'set'>>) => void;
 }
 
@@ -28,6 +31,7 @@ export const useReviewer = create<ReviewerState>()(
       showDiff: false,
       diffHidden: [],
       rejecting: null,
+      review: null,
       set: (patch) => set(patch),
     }),
     {

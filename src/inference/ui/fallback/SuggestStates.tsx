@@ -6,16 +6,15 @@
 import { useEffect, useState } from 'react';
 import type { RgbaImage } from '../../../masks/labelMap';
 import type { EditorSession } from '../../../annotator/session/editorSession';
-import type { CanvasHandle } from '../../../annotator/ui/CanvasHost';
 import { classicalClient, type StateSuggestion } from '../../classical/classicalClient';
 import type { FrameImageCache } from '../../../annotator/session/frameImages';
 import { samModelOf, useAssist } from '../assistStore';
 import { shownFrameRgba } from '../frameSource';
 import { applySuggestion, objectMask, suggestionPreview, trainingFrames } from './suggestStates';
+import { useSuggestionPreview } from './suggestionPreviewState';
 
 interface Props {
   session: EditorSession;
-  canvas: React.RefObject<CanvasHandle | null>;
   getImage(k: number): Promise<RgbaImage>;
 }
 
@@ -27,13 +26,13 @@ interface Pending {
 }
 
 /** The button as the editor shows it: only while no SAM model is ready (with one, proposals carry CLIP labels). */
-export function SuggestStatesFallback({ session, canvas, images }: Omit<Props, 'getImage'> & { images: FrameImageCache }) {
+export function SuggestStatesFallback({ session, images }: Omit<Props, 'getImage'> & { images: FrameImageCache }) {
   const sam = useAssist((s) => samModelOf(s.models));
   if (sam) return null;
-  return <SuggestStates session={session} canvas={canvas} getImage={(k) => shownFrameRgba(images, k)} />;
+  return <SuggestStates session={session} getImage={(k) => shownFrameRgba(images, k)} />;
 }
 
-export function SuggestStates({ session, canvas, getImage }: Props) {
+export function SuggestStates({ session, getImage }: Props) {
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
   const [note, setNote] = useState('');
@@ -41,13 +40,13 @@ export function SuggestStates({ session, canvas, getImage }: Props) {
   // A suggestion belongs to its frame: moving away drops it.
   useEffect(() => session.onFrame(() => setPending(null)), [session]);
 
-  // Preview: the state it would give each pixel it decides, actionable and transformed alike.
+  // Preview: the state it would give each pixel it decides, actionable and transformed alike
+  // (drawn by LabelPreviewOverlay).
   useEffect(() => {
-    const view = canvas.current?.canvasView();
-    if (!pending || !view) return;
-    view.setLabelPreview(suggestionPreview(session.map, pending.suggestion, pending.targetMask));
-    return () => view.setLabelPreview(null);
-  }, [pending, canvas, session]);
+    if (!pending) return;
+    useSuggestionPreview.setState({ labels: suggestionPreview(session.map, pending.suggestion, pending.targetMask) });
+    return () => useSuggestionPreview.setState({ labels: null });
+  }, [pending, session]);
 
   const suggest = async () => {
     const k = session.snapshot.frameIndex;

@@ -11,7 +11,7 @@
  *   its connected regions: a click accepts a region; Shift+Enter accepts the whole frame, filling
  *   only empty gt pixels ("Replace frame" overwrites; see layerRegions.ts), one undo each.
  *
- * Pixels reach the canvas through CanvasView.setProposalOutlines; edits go through the session's
+ * Pixels reach the canvas through ProposalOutlinesOverlay (a canvas overlay); edits go through the session's
  * tool context like the SAM tool's, so undo, redo, persistence and "protect other class" hold.
  */
 import { usePublishRunners, usePublishScope } from '../../../annotator/ui/roomActions';
@@ -34,6 +34,7 @@ import { aiActionNeed } from '../aiNeeds';
 import { clipFrames, shownFrameRgba } from '../frameSource';
 import { acceptLayer, regionsOfLayer, type FrameAcceptMode } from './layerRegions';
 import { applyProposalMask, classForAccept, cycleIndex, LABEL_COLOURS, labelOf, proposalAt, type ProposalLabel, type ShownProposal } from './proposalModel';
+import { useProposalOutlines } from './proposalOutlinesState';
 import { JobProgress, ProposalSettings, ProposalTable, type Job } from './ProposalsPanelParts';
 import { loadThresholds, saveThresholds, thresholdsFor, withThresholds, type VerbThresholds } from './thresholds';
 import { messageOf } from '../../../workspace/notices';
@@ -98,19 +99,14 @@ export function Proposals({ db, clip, session, images, canvas }: Props) {
     setSelected(null);
   }, []);
 
-  // ---- drawing ---------------------------------------------------------------------------------
+  // ---- drawing (ProposalOutlinesOverlay) -------------------------------------------------------
   useEffect(() => {
-    const view = canvas.current?.canvasView();
-    if (!view) return;
-    view.setProposalOutlines(mode === 'off' ? null : items.map((p, i) => ({ box: p.mask.box, data: p.mask.data, colour: LABEL_COLOURS[labels[i]] })));
-  }, [canvas, mode, items, labels]);
+    useProposalOutlines.setState({ items: mode === 'off' ? null : items.map((p, i) => ({ box: p.mask.box, data: p.mask.data, colour: LABEL_COLOURS[labels[i]] })) });
+  }, [mode, items, labels]);
   useEffect(() => {
-    canvas.current?.canvasView().setProposalHighlight([selected, hover].filter((i): i is number => i !== null));
-  }, [canvas, hover, selected, items, labels]);
-  useEffect(() => {
-    const handle = canvas;
-    return () => handle.current?.canvasView().setProposalOutlines(null);
-  }, [canvas]);
+    useProposalOutlines.setState({ highlight: [selected, hover].filter((i): i is number => i !== null) });
+  }, [hover, selected]);
+  useEffect(() => () => useProposalOutlines.setState({ items: null, highlight: [] }), []);
 
   // ---- running ---------------------------------------------------------------------------------
   const runFrame = useCallback(async () => {
