@@ -52,6 +52,8 @@ async function browserBenches(): Promise<void> {
     if (only === 'browser-inference') return await inferenceBench(page);
     // The editor alone (painting, frame switching): quick enough to A/B two builds.
     if (only === 'browser-editor') return await editorBench(page);
+    // The metric panels alone (their updates, and painting with both open).
+    if (only === 'browser-panels') return printTable(await runPanelBench(page, `http://127.0.0.1:${PORT}`));
     const rows = await page.evaluate(() => {
       const b = (window as unknown as { spocBench: { runImportBench: (log: (s: string) => void) => Promise<BenchRow[]> } }).spocBench;
       return b.runImportBench((s) => console.log(s));

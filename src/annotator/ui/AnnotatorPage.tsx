@@ -467,7 +467,8 @@ function useRoomActions(slots: EditorSlots, slot: EditorSlotContext): readonly A
 
 /** The timeline with the areas as the editor knows them: re-rendered alone as a stroke changes them, not the whole editor. */
 function LiveTimeline({ areas, editedAreas, ...rest }: Omit<ComponentProps<typeof Timeline>, 'areas'> & { areas: readonly LayerAreas[]; editedAreas: EditorSlotContext['editedAreas'] }) {
-  return <Timeline areas={useGtAreas(areas, editedAreas)} {...rest} />;
+  const storedLargest = useMemo(() => Math.max(1, ...areas.map((a) => a.actArea + a.trfArea)), [areas]);
+  return <Timeline areas={useGtAreas(areas, editedAreas)} scaleArea={storedLargest} {...rest} />;
 }
 
 /** The rooms' request for the masks (the `useMasksRequest` slot); the slots object never changes, so the hook order holds. */

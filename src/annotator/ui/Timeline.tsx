@@ -42,6 +42,15 @@ export function cellTitle(f: Frame, state: FrameState, rejected: FrameVerdict | 
   return t;
 }
 
+/**
+ * The heights (percent of the cell) of a frame's two sparkline bars, stacked, with `scale` pixels
+ * standing for a full cell. A frame past the scale fills the cell, its two states in proportion.
+ */
+export function barHeights(area: Pick<LayerAreas, 'actArea' | 'trfArea'>, scale: number): { act: number; trf: number } {
+  const full = Math.max(1, scale, area.actArea + area.trfArea);
+  return { act: (100 * area.actArea) / full, trf: (100 * area.trfArea) / full };
+}
+
 interface Props {
   frames: Frame[];
   areas: LayerAreas[];
@@ -53,11 +62,18 @@ interface Props {
   onSelect?: (range: FrameRange | null) => void;
   /** Frames to check (e.g. propagated with low confidence), with the reason, by index. */
   flagged?: ReadonlyMap<number, string>;
+  /**
+   * The area a full-height bar stands for (default: the largest of `areas`). The editor passes the
+   * largest stored area, so painting past it grows only the painted frame's bar (to full height)
+   * instead of rescaling, and laying out again, every bar of the strip on every animation frame.
+   */
+  scaleArea?: number;
 }
 
-export function Timeline({ frames, areas, current, onPick, rejected, selection = null, onSelect, flagged }: Props) {
+export function Timeline({ frames, areas, current, onPick, rejected, selection = null, onSelect, flagged, scaleArea }: Props) {
   const byFrame = useMemo(() => new Map(areas.map((a) => [a.frameIndex, a])), [areas]);
-  const maxArea = useMemo(() => Math.max(1, ...areas.map((a) => a.actArea + a.trfArea)), [areas]);
+  const largest = useMemo(() => Math.max(1, ...areas.map((a) => a.actArea + a.trfArea)), [areas]);
+  const maxArea = scaleArea ?? largest;
   const [lo, hi] = selection ? rangeBounds(selection) : [-1, -1];
   // A press on a cell that may become a drag; `moved` once it reached another cell.
   const drag = useRef<{ start: number; head: number; moved: boolean } | null>(null);
@@ -144,6 +160,7 @@ interface CellProps {
 
 const TimelineCell = memo(function TimelineCell({ frame: f, area: a, maxArea, current, selected, rejection, flag }: CellProps) {
   const state = frameState(f, a);
+  const bars = a && barHeights(a, maxArea);
   return (
     <button
       data-frame-index={f.index}
@@ -162,8 +179,8 @@ const TimelineCell = memo(function TimelineCell({ frame: f, area: a, maxArea, cu
       {rejection && <span className="absolute inset-x-0 top-0 block h-1.5 rounded-t-sm bg-red-600" data-testid="rejected-mark" />}
       {flag && <span className="absolute right-0 top-2 block h-2 w-2 rounded-full bg-amber-400" data-testid="low-confidence-mark" />}
       <span className="flex flex-1 flex-col justify-end">
-        {a && <span className="block bg-emerald-500" style={{ height: `${(100 * a.trfArea) / maxArea}%` }} />}
-        {a && <span className="block bg-red-500" style={{ height: `${(100 * a.actArea) / maxArea}%` }} />}
+        {bars && <span className="block bg-emerald-500" style={{ height: `${bars.trf}%` }} />}
+        {bars && <span className="block bg-red-500" style={{ height: `${bars.act}%` }} />}
       </span>
       <span className={`mt-px block h-1.5 ${f.phase ? PHASE_COLOUR[f.phase] : 'bg-transparent'}`} />
     </button>
