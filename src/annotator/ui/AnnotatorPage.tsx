@@ -31,7 +31,7 @@ import { OverlayLayer } from './OverlayLayer';
 import { orderOverlays } from './canvasOverlays';
 import { ANNOTATOR_OVERLAYS } from './overlays/annotatorOverlays';
 import { Toolbar } from './Toolbar';
-import { Timeline, frameState } from './Timeline';
+import { Timeline, frameState, largestArea } from './Timeline';
 import { SidePanel } from './SidePanel';
 import { ShortcutSheet } from './ShortcutSheet';
 import { CommandPalette } from './CommandPalette';
@@ -467,7 +467,7 @@ function useRoomActions(slots: EditorSlots, slot: EditorSlotContext): readonly A
 
 /** The timeline with the areas as the editor knows them: re-rendered alone as a stroke changes them, not the whole editor. */
 function LiveTimeline({ areas, editedAreas, ...rest }: Omit<ComponentProps<typeof Timeline>, 'areas'> & { areas: readonly LayerAreas[]; editedAreas: EditorSlotContext['editedAreas'] }) {
-  const storedLargest = useMemo(() => Math.max(1, ...areas.map((a) => a.actArea + a.trfArea)), [areas]);
+  const storedLargest = useMemo(() => largestArea(areas), [areas]);
   return <Timeline areas={useGtAreas(areas, editedAreas)} scaleArea={storedLargest} {...rest} />;
 }
 

@@ -51,6 +51,13 @@ export function barHeights(area: Pick<LayerAreas, 'actArea' | 'trfArea'>, scale:
   return { act: (100 * area.actArea) / full, trf: (100 * area.trfArea) / full };
 }
 
+/** The largest area (both states) of any frame, at least 1: what a full-height bar stands for by default. */
+export function largestArea(areas: readonly Pick<LayerAreas, 'actArea' | 'trfArea'>[]): number {
+  let largest = 1;
+  for (const a of areas) largest = Math.max(largest, a.actArea + a.trfArea);
+  return largest;
+}
+
 interface Props {
   frames: Frame[];
   areas: LayerAreas[];
@@ -72,8 +79,7 @@ interface Props {
 
 export function Timeline({ frames, areas, current, onPick, rejected, selection = null, onSelect, flagged, scaleArea }: Props) {
   const byFrame = useMemo(() => new Map(areas.map((a) => [a.frameIndex, a])), [areas]);
-  const largest = useMemo(() => Math.max(1, ...areas.map((a) => a.actArea + a.trfArea)), [areas]);
-  const maxArea = scaleArea ?? largest;
+  const maxArea = useMemo(() => scaleArea ?? largestArea(areas), [scaleArea, areas]);
   const [lo, hi] = selection ? rangeBounds(selection) : [-1, -1];
   // A press on a cell that may become a drag; `moved` once it reached another cell.
   const drag = useRef<{ start: number; head: number; moved: boolean } | null>(null);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barHeights } from './Timeline';
+import { barHeights, largestArea } from './Timeline';
 
 describe('timeline sparkline bars', () => {
   it('scale by the given area, stacked', () => {
@@ -13,5 +13,12 @@ describe('timeline sparkline bars', () => {
 
   it('an empty frame and a zero scale give no bar, never NaN', () => {
     expect(barHeights({ actArea: 0, trfArea: 0 }, 0)).toEqual({ act: 0, trf: 0 });
+  });
+});
+
+describe('largestArea', () => {
+  it('is the largest total of both states, at least 1 (no division by zero for an empty clip)', () => {
+    expect(largestArea([{ actArea: 3, trfArea: 4 }, { actArea: 6, trfArea: 0 }])).toBe(7);
+    expect(largestArea([])).toBe(1);
   });
 });
