@@ -3,6 +3,7 @@ import { useRoute, viewKey } from '../workspace/router';
 import { Notices } from './Notices';
 import { StorageMeter } from './StorageMeter';
 import { UserName } from './UserName';
+import { AccountMenu } from './account/AccountMenu';
 import { ProjectsPage } from './dashboard/ProjectsPage';
 import { ProjectPage } from './dashboard/ProjectPage';
 import { EditorPage } from './editor/EditorPage';
@@ -22,6 +23,7 @@ export function App() {
         <span className="flex-1" />
         <Suspense fallback={null}>
           <UserName />
+          <AccountMenu />
         </Suspense>
         <StorageMeter />
       </header>

@@ -1,20 +1,24 @@
 /**
  * The header's "you are" field: the local user name (no accounts), recorded as the author of every
  * edit and review step from the moment it is saved. Saved on Enter and on leaving the field; Escape
- * puts back the name in force.
+ * puts back the name in force. Signed in to a team server, the account's name is the author
+ * (workspace/account.ts) and this field gives way to the account corner.
  */
 import { useDb } from '../workspace/db';
 import { userNames, useUserName } from '../workspace/user';
 import { notify, messageOf } from '../workspace/notices';
+import { signedInUser, useAccount } from '../workspace/account';
 
 export function UserName() {
   const db = useDb();
   const name = useUserName(db);
+  const account = useAccount(signedInUser);
   const save = (value: string) => {
     void userNames(db)
       .set(value)
       .catch((err: unknown) => notify('error', `Could not save your name: ${messageOf(err)}`));
   };
+  if (account) return null;
   return (
     <label className="flex items-center gap-2 text-xs text-zinc-400">
       you are
