@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  assignClips,
   deleteClip,
   getClip,
   getThumbnail,
@@ -156,5 +157,22 @@ describe('editing a clip\'s names (they become paths in every export)', () => {
     expect(a.name).toBe(b.name);
     expect(await updateClip(db, b.id, { name: 'peel banana 02' })).toMatchObject({ name: 'peel banana 02' });
     expect(await takenClipNames(db, project.id)).toEqual(new Set(['peel banana 01', 'peel banana 02']));
+  });
+
+  it('assigns clips in bulk in one transaction, counting only the clips that change hands', async () => {
+    const a = await commitClipImport(db, importDraft(project.id));
+    const draft = importDraft(project.id);
+    draft.clip.name = 'another';
+    const b = await commitClipImport(db, draft);
+    await updateClip(db, a.id, { assignee: 'ann' });
+    expect(await assignClips(db, [a.id, b.id], ' ann ')).toBe(1);
+    expect((await getClip(db, b.id))?.assignee).toBe('ann');
+    expect(await assignClips(db, [a.id, b.id], '')).toBe(2);
+    expect((await getClip(db, a.id))?.assignee).toBeUndefined();
+
+    // An unknown clip in the batch: nothing is assigned at all.
+    const before = await snapshot(db);
+    await expect(assignClips(db, [a.id, 'no-such-clip'], 'bo')).rejects.toThrow(/was not found/);
+    expect(await snapshot(db)).toEqual(before);
   });
 });

@@ -190,3 +190,28 @@ export async function deleteClipRows(db: SpocDb, clipId: string): Promise<void> 
   await clipVerdictRows(db, clipId).delete();
   await db.clips.delete(clipId);
 }
+
+/**
+ * Gives clips to one person (or to nobody, `assignee` undefined) in one transaction: a bulk
+ * assignment lands whole or not at all. Names are trimmed; a blank one means "unassign".
+ * Returns how many clips changed hands (the others already had that assignee).
+ */
+export async function assignClips(db: SpocDb, ids: readonly string[], assignee: string | undefined): Promise<number> {
+  const who = assignee?.trim() || undefined;
+  if (who !== undefined && who.length > 200) throw new StoreError('invalid', 'An assignee name has at most 200 characters.');
+  return db.transaction('rw', touchTables(db), async () => {
+    let changed = 0;
+    const now = Date.now();
+    for (const id of ids) {
+      const current = await db.clips.get(id);
+      if (!current) throw notFound(`Clip ${id}`);
+      if (current.assignee === who) continue;
+      const next: Clip = { ...(await touchClip(db, id, now, false)) };
+      if (who === undefined) delete next.assignee;
+      else next.assignee = who;
+      await db.clips.put(next);
+      changed++;
+    }
+    return changed;
+  });
+}

@@ -56,6 +56,7 @@ export function ClipFilters({ clips, filter, onChange, lastActor }: Props) {
       </select>
       <select aria-label="Filter by person" className={select} value={filter.person} onChange={(e) => onChange({ ...filter, person: e.target.value })}>
         <option value="all">anyone</option>
+        <option value="">nobody assigned</option>
         {people.map((p) => (
           <option key={p} value={p}>
             {p}

@@ -10,6 +10,7 @@ import { IncompleteImports } from '../import/IncompleteImports';
 import { ProjectTransfer } from './ProjectTransfer';
 import { ExportAnnotations, type ExportScope } from '../export/ExportAnnotations';
 import { ClipFilters } from './ClipFilters';
+import { AssignmentBoard } from './AssignmentBoard';
 import { ClipCard } from './ClipCard';
 import { ClipTrash } from './ClipTrash';
 import { ProjectHeader, TrashedProjectNotice } from './ProjectHeader';
@@ -56,6 +57,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
       <ExportAnnotations project={project} clips={clips ?? []} shown={shown} scope={exportScope} onScope={setExportScope} />
       <ProjectPredictionImport clips={clips ?? []} />
       <ProjectMetricsPanel project={project} clips={clips ?? []} />
+      <AssignmentBoard clips={clips ?? []} shown={shown} onFilter={setFilter} />
       <ClipFilters clips={clips ?? []} filter={filter} onChange={setFilter} lastActor={lastActor} />
       <p className="mt-2 text-xs text-zinc-500" data-testid="clip-count">
         {shown.length} of {clips?.length ?? 0} clips

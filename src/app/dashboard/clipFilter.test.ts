@@ -49,5 +49,7 @@ describe('clip filter', () => {
     expect(filterClips(withPeople, { ...NO_FILTER, person: 'bob', status: 'todo' }, last)).toEqual([]);
     // Without review history, only assignees count.
     expect(filterClips(withPeople, { ...NO_FILTER, person: 'rev' })).toEqual([]);
+    // '' is "nobody assigned", whoever reviewed it last.
+    expect(filterClips(withPeople, { ...NO_FILTER, person: '' }, last).map((c) => c.id)).toEqual(['v2']);
   });
 });

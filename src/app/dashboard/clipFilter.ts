@@ -6,7 +6,10 @@ export interface ClipFilter {
   verb: string | 'all';
   status: ClipStatus | 'all';
   subset: ClipSubset | 'all';
-  /** A person: the clip's assignee or whoever took its last review step (see `lastActors`). */
+  /**
+   * A person: the clip's assignee or whoever took its last review step (see `lastActors`); '' is
+   * "nobody assigned" (the assignment board's first row).
+   */
   person: string | 'all';
 }
 
@@ -28,7 +31,9 @@ export function peopleOf(clips: readonly Clip[], lastActor?: ReadonlyMap<string,
 
 /** Every whitespace-separated word must appear in the clip's name, verb, noun, descriptions or assignee. */
 export function matchesClip(clip: Clip, f: ClipFilter, lastActor?: ReadonlyMap<string, string>): boolean {
-  if (f.person !== 'all' && !clipPeople(clip, lastActor).includes(f.person)) return false;
+  if (f.person === '') {
+    if (clip.assignee?.trim()) return false;
+  } else if (f.person !== 'all' && !clipPeople(clip, lastActor).includes(f.person)) return false;
   if (f.verb !== 'all' && clip.osc.verb !== f.verb) return false;
   if (f.status !== 'all' && clip.status !== f.status) return false;
   if (f.subset !== 'all' && clip.subset !== f.subset) return false;
