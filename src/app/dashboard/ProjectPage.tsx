@@ -11,6 +11,9 @@ import { ProjectTransfer } from './ProjectTransfer';
 import { ExportAnnotations, type ExportScope } from '../export/ExportAnnotations';
 import { ClipFilters } from './ClipFilters';
 import { AssignmentBoard } from './AssignmentBoard';
+import { MembersPanel } from '../team/MembersPanel';
+import { useServerProject } from '../team/useServerProject';
+import type { ServerMember } from '../../workspace/teamServer';
 import { ClipCard } from './ClipCard';
 import { ClipTrash } from './ClipTrash';
 import { ProjectHeader, TrashedProjectNotice } from './ProjectHeader';
@@ -26,6 +29,8 @@ export function ProjectPage({ projectId }: { projectId: string }) {
   const stats = useLiveQuery(() => projectStats(db, projectId), [db, projectId]);
   const [filter, setFilter] = useState<ClipFilter>(NO_FILTER);
   const [exportScope, setExportScope] = useState<ExportScope>({ kind: 'all' });
+  const serverProject = useServerProject(projectId);
+  const [members, setMembers] = useState<ServerMember[]>([]);
   const lastActor = useLiveQuery(async () => lastActors(db, (await listClips(db, projectId)).map((c) => c.id)), [db, projectId]);
 
   if (project === null) return null;
@@ -57,7 +62,8 @@ export function ProjectPage({ projectId }: { projectId: string }) {
       <ExportAnnotations project={project} clips={clips ?? []} shown={shown} scope={exportScope} onScope={setExportScope} />
       <ProjectPredictionImport clips={clips ?? []} />
       <ProjectMetricsPanel project={project} clips={clips ?? []} />
-      <AssignmentBoard clips={clips ?? []} shown={shown} onFilter={setFilter} />
+      {serverProject && <MembersPanel project={serverProject} onMembers={setMembers} />}
+      <AssignmentBoard clips={clips ?? []} shown={shown} people={serverProject ? members.filter((m) => m.role === 'annotator').map((m) => m.username) : []} onFilter={setFilter} />
       <ClipFilters clips={clips ?? []} filter={filter} onChange={setFilter} lastActor={lastActor} />
       <p className="mt-2 text-xs text-zinc-500" data-testid="clip-count">
         {shown.length} of {clips?.length ?? 0} clips
