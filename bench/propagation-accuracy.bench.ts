@@ -5,7 +5,7 @@
  * real H.264 (libx264, skipped without ffmpeg). Per frame: IoU with the truth and the confidence the
  * app shows, for the old Farneback warp and the new tracking + GrabCut re-fit, without and with the
  * native 30 fps frames between samples; then the calibration error of each confidence.
- * PROP_FIT=1 also refits the calibration on separate training scenes and prints the table for
+ * PROP_FIT=1 also refits the calibration on separate training scenes and prints a table per mode for
  * src/inference/propagate/calibration.ts. Prints figures only; nothing here asserts.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,7 +16,7 @@ import { inProcessTransport } from '../src/rpc/transport';
 import { createClassicalHandler } from '../src/inference/classical/handler';
 import { nodeCv } from '../src/testing/opencv';
 import { carriedScene, demoScene, runChain, type ChainStep, type SampledScene } from '../src/inference/propagate/accuracy';
-import { calibrationError, fitIsotonic } from '../src/inference/propagate/calibration';
+import { calibrationError, fitIsotonic, type TrackMode } from '../src/inference/propagate/calibration';
 import type { PropagationEngine } from '../src/inference/propagate/propagateFrame';
 
 const client = new ClassicalClient(inProcessTransport(createClassicalHandler(nodeCv)));
@@ -85,20 +85,23 @@ const heldOut: SampledScene[] = [
 const encoded = x264Scene(5);
 
 if (process.env.PROP_FIT) {
+  // Training scenes apart from the held-out ones: carried cups at four speeds and two of each demo.
   const training: SampledScene[] = [];
-  for (let i = 0; i < 8; i++) training.push(carriedScene(101 + i, { speed: [0.5, 0.8, 1.2, 1.6][i % 4] }));
-  training.push(demoScene('grating', 101), demoScene('peeling', 102), demoScene('slicing', 103));
-  const points: { x: number; y: number }[] = [];
+  for (let i = 0; i < 16; i++) training.push(carriedScene(101 + i, { speed: [0.5, 0.8, 1.2, 1.6][i % 4] }));
+  for (const seed of [101, 104]) training.push(demoScene('grating', seed), demoScene('peeling', seed + 1), demoScene('slicing', seed + 2));
+  const points: Record<TrackMode, { x: number; y: number }[]> = { native: [], sampled: [] };
   for (const scene of training) {
     for (const native of [false, true]) {
-      for (const s of await runChain(newEngine, scene, { native })) if (s.raw !== null) points.push({ x: s.raw, y: s.iou });
+      for (const s of await runChain(newEngine, scene, { native })) if (s.raw !== null) points[native ? 'native' : 'sampled'].push({ x: s.raw, y: s.iou });
     }
-    console.log(`  calibration data: ${scene.name} done (${points.length} frames)`);
+    console.log(`  calibration data: ${scene.name} done (${points.native.length} + ${points.sampled.length} frames)`);
   }
-  const table = fitIsotonic(points);
-  console.log(`\nisotonic fit on ${points.length} training frames (paste into calibration.ts):`);
-  console.log(`  raw: [${table.raw.map((v) => v.toFixed(4)).join(', ')}],\n  iou: [${table.iou.map((v) => v.toFixed(4)).join(', ')}],`);
-  console.log(`  points: ${JSON.stringify(points.map((p) => [+p.x.toFixed(4), +p.y.toFixed(4)]))}`);
+  console.log('\nisotonic fits per mode (paste into calibration.ts TRACK_CALIBRATION):');
+  for (const mode of ['native', 'sampled'] as const) {
+    const table = fitIsotonic(points[mode]);
+    console.log(`  ${mode}: {\n    raw: [${table.raw.map((v) => v.toFixed(4)).join(', ')}],\n    iou: [${table.iou.map((v) => v.toFixed(4)).join(', ')}],\n  },   // ${points[mode].length} frames`);
+  }
+  console.log(`  points: ${JSON.stringify(points)}`);
   if (process.env.PROP_FIT === 'only') process.exit(0);
 }
 

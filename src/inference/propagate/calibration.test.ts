@@ -31,13 +31,17 @@ describe('isotonic calibration', () => {
     expect(calibrate(2, t)).toBe(0.9);
   });
 
-  it('the shipped table is monotone, and the confidence never exceeds the frame it came from', () => {
-    for (let i = 1; i < TRACK_CALIBRATION.raw.length; i++) {
-      expect(TRACK_CALIBRATION.raw[i]).toBeGreaterThan(TRACK_CALIBRATION.raw[i - 1]);
-      expect(TRACK_CALIBRATION.iou[i]).toBeGreaterThanOrEqual(TRACK_CALIBRATION.iou[i - 1]);
+  it('each shipped table is monotone, and the confidence never exceeds the frame it came from', () => {
+    for (const mode of ['native', 'sampled'] as const) {
+      const table = TRACK_CALIBRATION[mode];
+      expect(table.raw.length).toBe(table.iou.length);
+      for (let i = 1; i < table.raw.length; i++) {
+        expect(table.raw[i]).toBeGreaterThan(table.raw[i - 1]);
+        expect(table.iou[i]).toBeGreaterThanOrEqual(table.iou[i - 1]);
+      }
+      expect(trackConfidence(1, 0.4, mode)).toBe(0.4);
+      expect(trackConfidence(0, 1, mode)).toBe(table.iou[0]);
     }
-    expect(trackConfidence(1, 0.4)).toBe(0.4);
-    expect(trackConfidence(0, 1)).toBe(TRACK_CALIBRATION.iou[0]);
   });
 
   it('scores an ambiguous match 0 and weights groups by area', () => {

@@ -298,7 +298,7 @@ async function propagateByTracking(
   const between = source.framesBetween ? counted(source.framesBetween(from, to), seen) : undefined;
   const tracked = await trackLabels(backend, { prev, next, between, labels: carried, signal: options.signal });
   const raw = rawTrackScore(tracked.groups, options.previousConfidence ?? 1);
-  const confidence = raw === null ? 0 : trackConfidence(raw, options.previousConfidence ?? 1);
+  const confidence = raw === null ? 0 : trackConfidence(raw, options.previousConfidence ?? 1, seen.n > 0 ? 'native' : 'sampled');
   const nextRegions = stateRegions(tracked.map, { minArea: 1 });
   const successors: TagSuccessor[] = [];
   const outcomes: RegionOutcome[] = regions.map((region) => {
