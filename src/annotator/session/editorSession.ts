@@ -26,7 +26,7 @@ import type { Patch } from '../patch';
 import { GestureDraftRecorder } from './gestureDraftRecorder';
 import { ClipFrames } from './clipFrames';
 import { FrameSwitcher } from './frameSwitcher';
-import { ToolRouter } from './toolRouter';
+import { ToolRouter, type MutableToolContext } from './toolRouter';
 import { EditSaver } from './editSaver';
 import { frameChange } from './frameEdit';
 import { frameWrite } from './frameWrite';
@@ -37,7 +37,6 @@ import type {
   EditOptions,
   EditOutcome,
   FrameCompute,
-  MutableToolContext,
   RoomToolEntry,
   SamToolPort,
   SessionOptions,
@@ -45,18 +44,7 @@ import type {
   ShownFrameHost,
 } from './sessionTypes';
 
-export type {
-  Author,
-  EditOptions,
-  EditOutcome,
-  FrameCompute,
-  PendingEditsPort,
-  RoomToolEntry,
-  SamToolPort,
-  SessionOptions,
-  SessionState,
-  ShownFrameHost,
-} from './sessionTypes';
+export type * from './sessionTypes';
 
 export class EditorSession {
   readonly clip: Clip;

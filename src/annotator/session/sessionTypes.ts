@@ -98,12 +98,3 @@ export interface ShownFrameHost extends ToolContext {
   edit(action: string, compute: FrameCompute): Patch | null;
 }
 
-/** The session's own view of the shown frame, which it updates as frames and settings change. */
-export interface MutableToolContext extends ShownFrameHost {
-  map: LabelMap;
-  frameIndex: number;
-  activeClass: PaintClass;
-  protect: boolean;
-  brushSize: number;
-  hitRadius: number;
-}

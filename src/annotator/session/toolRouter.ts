@@ -7,10 +7,13 @@
 import type { EditorToolId } from '../actions';
 import { createTool } from '../tools/createTool';
 import type { RoomTool } from '../tools/roomTool';
-import type { PointerInput, Tool } from '../tools/types';
+import type { PointerInput, Tool, WritableToolContext } from '../tools/types';
 import type { GestureDraftRecorder } from './gestureDraftRecorder';
 import { RoomTools } from './roomTools';
-import type { MutableToolContext, SamToolPort, SessionState } from './sessionTypes';
+import type { SamToolPort, SessionState, ShownFrameHost } from './sessionTypes';
+
+/** The session's own view of the shown frame, which it updates as frames and settings change; the tools read it. */
+export interface MutableToolContext extends WritableToolContext, Pick<ShownFrameHost, 'edit'> {}
 
 export interface ToolRouterHost {
   /** The session's state now (tool, read-only, instance number). */
