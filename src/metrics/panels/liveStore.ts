@@ -100,8 +100,8 @@ export class LiveAreaStore {
   readonly getSnapshot = (): LiveSnapshot => this.snap;
 
   private rebuild(): void {
-    const { map, shownContent } = this.session;
-    this.counter = shownContent === undefined ? new TileAreaCounter(map) : new TileAreaCounter(map, DEFAULT_TILE, shownContent);
+    // Without the editor's box (undefined), the counter computes it.
+    this.counter = new TileAreaCounter(this.session.map, DEFAULT_TILE, this.session.shownContent);
     this.frame = this.session.snapshot.frameIndex;
   }
 
