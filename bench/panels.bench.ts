@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { createLabelMap, type LabelMap } from '../src/masks/labelMap';
 import { stateAreas } from '../src/metrics';
 import { TileAreaCounter } from '../src/metrics/panels/liveAreas';
+import { contentBox } from '../src/masks/geometry';
 import { mergeAreas, progressFromAreas } from '../src/metrics/panels/progressSeries';
 
 function time(fn: () => void, reps: number): number {
@@ -49,10 +50,13 @@ for (const [w, h] of [
   }, 5000);
   const full = time(() => stateAreas(map), 200);
   const rebuild = time(() => new TileAreaCounter(map), 200);
+  // The session computes the content box once per switch and hands it to the canvas and the counter (EditorSession.shownContent).
+  const scan = time(() => contentBox(map), 200);
   if (counter.areas.act !== stateAreas(map).act) throw new Error('tile counts drifted');
   rows.push([`${w}x${h}: areas from one brush-dab box (tile update)`, `${((perDab - paintOnly) * 1000).toFixed(1)} µs`]);
   rows.push([`${w}x${h}: recount the whole frame instead (stateAreas)`, `${full.toFixed(2)} ms`]);
   rows.push([`${w}x${h}: tile counter built on a frame switch`, `${rebuild.toFixed(2)} ms`]);
+  rows.push([`${w}x${h}: content-box scan, once per switch (was twice: canvas and counter)`, `${scan.toFixed(2)} ms`]);
 }
 
 for (const n of [300, 3600]) {

@@ -79,14 +79,17 @@ export class CanvasView {
     return this.transform;
   }
 
-  /** Shows a frame: its picture (null while decoding) and its masks. */
-  setFrame(image: CanvasImageSource | null, map: LabelMap, previous: LabelMap | null): void {
+  /**
+   * Shows a frame: its picture (null while decoding) and its masks. `content`, a box outside which
+   * the map holds no nonzero pixel (null: none), is the session's `shownContent` when the caller has
+   * it (computed once per frame switch); else it is computed here.
+   */
+  setFrame(image: CanvasImageSource | null, map: LabelMap, previous: LabelMap | null, content: Box | null = contentBox(map)): void {
     this.imageNode.image(image ?? undefined);
     this.map = map;
     this.dirty = null;
     // A full-frame repaint cost ~10 ms at 720p; the old frame's colour and the new frame's masks
     // both lie inside these two boxes, and repaint() writes every pixel of its box.
-    const content = contentBox(map);
     const stale = this.painted;
     this.painted = null;
     this.outline.setMap(map, content);

@@ -1,10 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from '../../store/db';
-import { createProject } from '../../store/projects';
-import { commitClipImport } from '../../store/importCommit';
 import { getLayer } from '../../store/layers';
 import { listRevisions } from '../../store/revisions';
-import { freshDb, importDraft } from '../../testing/storeFixtures';
+import { emptyClipStore, stroke } from '../../testing/sessionFixtures';
 import type { Clip } from '../../store/types';
 import { labelArea } from '../../masks/geometry';
 import { EditorSession } from './editorSession';
@@ -14,17 +12,9 @@ import { H, rleWithArea, W } from '../../testing/storeFixtures';
 let db: SpocDb;
 let clip: Clip;
 beforeEach(async () => {
-  db = await freshDb();
-  const p = await createProject(db, { name: 'P' });
-  clip = await commitClipImport(db, importDraft(p.id, 4, { layers: [] })); // 8x6 frames, no masks
+  ({ db, clip } = await emptyClipStore(4)); // 8x6 frames, no masks
 });
 afterEach(() => db.close());
-
-const stroke = (s: EditorSession, y: number) => {
-  s.pointerDown({ x: 0.5, y, button: 0, shift: false, alt: false });
-  s.pointerMove({ x: 7.5, y, button: 0, shift: false, alt: false });
-  s.pointerUp({ x: 7.5, y, button: 0, shift: false, alt: false });
-};
 
 async function storedArea(frame: number, label: 'actArea' | 'trfArea') {
   return (await getLayer(db, clip.id, 'gt', frame))?.[label] ?? 0;

@@ -3,132 +3,48 @@
  * and the write-behind queue that persists every committed gesture (layer + revision) to
  * IndexedDB within a second. Framework-free: the canvas view and React subscribe to its events and
  * send it commands; it never touches the DOM.
+ *
+ * Its parts, each with one reason to change: switching frames (frameSwitcher.ts), the frames this
+ * tab knows (clipFrames.ts), where input goes (toolRouter.ts), the pure step of an edit
+ * (frameEdit.ts), what a write holds (frameWrite.ts), saving and keeping unsaved edits
+ * (editSaver.ts), refusals (readOnlyReasons.ts). This file ties them into one transaction
+ * (docs/architecture.md).
  */
 import type { SpocDb } from '../../store/db';
-import { getLayer } from '../../store/layers';
-import { listRevisions } from '../../store/revisions';
-import { saveFrameEdits, type FrameEdits } from '../../store/layers';
-import type { Clip, LayerInput, LayerSource, RevisionInput } from '../../store/types';
+import { dropGestureDraft, writeGestureDraft } from '../../store/gestureDrafts';
+import type { Clip, LayerSource } from '../../store/types';
 import { createLabelMap, type Box, type LabelMap } from '../../masks/labelMap';
-import { decodeLayer, encodeLayer, parseLayer } from '../../masks/layers';
+import { boxUnion, contentBox } from '../../masks/geometry';
 import { History } from '../history';
-import { PersistQueue, type PendingWrite, type PersistStatus } from '../persistQueue';
-import { patchToRevision } from '../revisionPatch';
-import { labelsPatch } from '../frameOps';
-import { createTool } from '../tools/createTool';
-import type { PointerInput, Tool, ToolContext } from '../tools/types';
+import type { PersistStatus } from '../persistQueue';
+import type { PointerInput } from '../tools/types';
 import type { RoomTool } from '../tools/roomTool';
-import type { ActionScope, EditorToolId } from '../actions';
+import type { EditorToolId } from '../actions';
 import { MAX_INSTANCE_ID, parseInstanceTags, tagRegion, type InstanceTag } from '../instances';
 import type { PaintClass } from '../paint/paintRule';
 import type { Patch } from '../patch';
-import { dropGestureDraft, writeGestureDraft } from '../../store/gestureDrafts';
 import { GestureDraftRecorder } from './gestureDraftRecorder';
-import { RoomTools } from './roomTools';
-import { FrameMaps } from './frameMaps';
+import { ClipFrames } from './clipFrames';
+import { FrameSwitcher } from './frameSwitcher';
+import { ToolRouter, type MutableToolContext } from './toolRouter';
+import { EditSaver } from './editSaver';
+import { frameChange } from './frameEdit';
+import { frameWrite } from './frameWrite';
+import { Listeners } from './listeners';
+import { frameOutsideClip, readOnlyRefusal, readOnlyToolRefusal, STROKE_UNDER_WAY } from './readOnlyReasons';
+import type {
+  Author,
+  EditOptions,
+  EditOutcome,
+  FrameCompute,
+  RoomToolEntry,
+  SamToolPort,
+  SessionOptions,
+  SessionState,
+  ShownFrameHost,
+} from './sessionTypes';
 
-export interface SessionState {
-  frameIndex: number;
-  tool: EditorToolId;
-  /** Instance number the tag tool assigns. */
-  instanceId: number;
-  activeClass: PaintClass;
-  brushSize: number;
-  protect: boolean;
-  canUndo: boolean;
-  canRedo: boolean;
-  busy: boolean;
-  readOnly: boolean;
-  /**
-   * Why the clip is read-only for now although it was opened for editing ("showing the annotator's
-   * version"), or null. Set by a room through setViewOnly; readOnly is true while it is set.
-   */
-  viewOnly: string | null;
-  /** The mode of the room tool that gets the pointer now (enterRoomTool), or null: the paint tool does. */
-  roomTool: ActionScope | null;
-  /** Bumped on every committed change, so views can refresh derived data. */
-  revision: number;
-  /**
-   * While saves fail or stall: whether every unsaved edit is kept in the crash journal ('kept'), is
-   * being written there ('keeping'), or keeping them failed too ('not-kept', retried every few
-   * seconds); null while saving works.
-   */
-  unsavedKept: 'keeping' | 'kept' | 'not-kept' | null;
-}
-
-type Listener<T> = (value: T) => void;
-
-/** How soon keeping unsaved edits in the journal is tried again after it failed (a full disk). */
-const KEEP_RETRY_MS = 2000;
-
-/**
- * A whole-frame change: the frame's next labels computed from its current map (a new array the
- * session takes over), or null to leave the pixels. See docs/architecture.md (one transaction).
- */
-export type FrameCompute = (map: LabelMap) => Uint8Array | null;
-
-export interface EditOptions {
-  /** The frame's next instance tags, given its current ones and its map after the pixels changed. */
-  tags?: (current: readonly InstanceTag[], map: LabelMap) => readonly InstanceTag[];
-}
-
-/** What `EditorSession.edit` did: one undo step and one write when applied, nothing otherwise. */
-export type EditOutcome =
-  | { status: 'applied'; frameIndex: number; patch: Patch | null }
-  | { status: 'unchanged'; frameIndex: number }
-  | { status: 'refused'; frameIndex: number; reason: string };
-
-/** Who edits: a fixed name, or a getter read at the moment of each write. */
-export type Author = string | (() => string);
-
-/**
- * Where edits whose save failed are kept until a save succeeds (in the app, the crash journal:
- * store/journal/pendingEdits.ts), so a reload or closed tab does not throw them away.
- */
-export interface PendingEditsPort {
-  keep(clipId: string, edits: FrameEdits[]): Promise<void>;
-  drop(clipId: string): Promise<void>;
-}
-
-export interface SessionOptions {
-  readOnly?: boolean;
-  pending?: PendingEditsPort;
-  /** After this long without an answer a write counts as stalled (PersistQueue's default if unset). */
-  stallMs?: number;
-}
-
-/**
- * The SAM click tool as the session sees it (src/inference/ui/samTool.ts implements it): pointer
- * input and keys go to it while the 'sam' tool is active; it commits through the tool context.
- */
-export interface SamToolPort {
-  readonly busy: boolean;
-  onPointerDown(p: PointerInput): void;
-  onPointerMove(p: PointerInput): void;
-  onPointerUp(p: PointerInput): void;
-  onKey(key: string, shift?: boolean): boolean;
-  clear(): void;
-}
-
-/** Entering a room tool: `leave` ends it and gives the input back to the paint tool. */
-export type RoomToolEntry = { status: 'active'; leave: () => void } | { status: 'refused'; reason: string };
-
-/** The shown frame as the assist tools see it: the tools' context plus `edit` on that frame. */
-export interface ShownFrameHost extends ToolContext {
-  /** `EditorSession.edit` on the shown frame, synchronously: the patch, or null when nothing changed or it was refused. */
-  edit(action: string, compute: FrameCompute): Patch | null;
-}
-
-interface MutableToolContext extends ShownFrameHost {
-  map: LabelMap;
-  frameIndex: number;
-  activeClass: PaintClass;
-  protect: boolean;
-  brushSize: number;
-  hitRadius: number;
-}
-
-const FULL = (map: LabelMap): Box => ({ x: 0, y: 0, w: map.width, h: map.height });
+export type * from './sessionTypes';
 
 export class EditorSession {
   readonly clip: Clip;
@@ -137,42 +53,23 @@ export class EditorSession {
   /** Who is editing, asked at each write: the user may rename themselves while the clip is open. */
   private readonly author: () => string;
   private readonly history = new History();
-  private readonly historyLoaded = new Set<number>();
-  private readonly maps = new FrameMaps((index) => this.readMap(index));
+  private readonly frames: ClipFrames;
+  private readonly switcher: FrameSwitcher;
+  private readonly saver: EditSaver;
+  private readonly input: ToolRouter;
   private closing = false;
-  /** Instance tags per frame, as loaded or edited in this tab. */
-  private readonly tagsByFrame = new Map<number, InstanceTag[]>();
-  private readonly queue: PersistQueue<LayerInput, RevisionInput>;
   private readonly ctx: MutableToolContext;
-  private tool: Tool;
   private state: SessionState;
-  private loadToken = 0;
-  /** The frame switch in progress: edits asked for meanwhile wait for it, so they land on the frame shown next. */
-  private loading: Promise<void> = Promise.resolve();
-  /** Frame being loaded, or -1. */
-  private loadingIndex = -1;
-  private readonly invalidateListeners = new Set<Listener<Box>>();
-  private readonly frameListeners = new Set<Listener<LabelMap>>();
-  private readonly stateListeners = new Set<Listener<SessionState>>();
-  private readonly editListeners = new Set<Listener<number>>();
-  /** Set by the AI-assist UI once a SAM model is loaded; null otherwise. */
-  private sam: SamToolPort | null = null;
-  /** Tools other rooms lend for their input modes; while one is active the paint tool gets no input. */
-  private readonly rooms = new RoomTools(() => this.setState({ roomTool: this.rooms.active?.scope ?? null }));
-  private readonly pending: PendingEditsPort | null;
+  /** No nonzero pixel of the shown frame lies outside it: computed once per frame switch, widened by each change since. */
+  private content: Box | null = null;
+  private readonly invalidated = new Listeners<Box>();
+  private readonly framed = new Set<(map: LabelMap, content: Box | null) => void>();
+  private readonly stated = new Listeners<SessionState>();
+  private readonly edited = new Listeners<number>();
   /** Opened read-only (approved clip, another tab holds the lock): never editable in this session. */
   private readonly openedReadOnly: boolean;
-  /** Unsaved edits are kept through `pending` (saves are failing). */
-  private keptPending = false;
-  /** A save failed in this session (a full disk): from then on every unsaved edit is kept, even one in flight. */
-  private saveHasFailed = false;
-  private pendingChain: Promise<void> = Promise.resolve();
   /** Edits run one at a time, so two edits of a frame that is not shown never read the same stale map. */
   private editChain: Promise<unknown> = Promise.resolve();
-  private pendingError: string | null = null;
-  /** Bumped per keep request; the keep that wrote the latest one makes the edits 'kept'. */
-  private keepRequests = 0;
-  private keepRetryTimer: ReturnType<typeof setTimeout> | null = null;
   /** Writes the input of a stroke in progress, so a crash cannot take a finished one (docs/durability.md). */
   private readonly drafts: GestureDraftRecorder | null;
 
@@ -181,18 +78,20 @@ export class EditorSession {
     this.db = db;
     this.clip = clip;
     this.author = typeof author === 'function' ? author : () => author;
-    this.pending = options.pending ?? null;
     this.drafts = readOnly
       ? null
       : new GestureDraftRecorder(clip.id, {
           write: (row) => writeGestureDraft(db, row),
           drop: (ref) => dropGestureDraft(db, ref),
         });
-    this.queue = new PersistQueue<LayerInput, RevisionInput>({
-      write: (batch) => saveFrameEdits(db, batch.map(toFrameEdits), { clip }),
-      ...(options.stallMs !== undefined ? { stallMs: options.stallMs } : {}),
+    this.saver = new EditSaver(db, clip, options.pending ?? null, options.stallMs, (unsavedKept) => this.setState({ unsavedKept }));
+    this.frames = new ClipFrames(db, clip, this.source, this.history, () => this.saver.landed());
+    this.switcher = new FrameSwitcher({
+      shownIndex: () => this.ctx.frameIndex,
+      load: (index) => this.loadMap(index),
+      loadHistory: (index) => this.frames.loadHistory(index),
+      show: (index, map) => this.show(index, map),
     });
-    this.queue.subscribe(() => this.keepOrDropPending());
     this.ctx = {
       map: createLabelMap(clip.width, clip.height),
       frameIndex: -1,
@@ -207,7 +106,13 @@ export class EditorSession {
         return outcome.status === 'applied' ? outcome.patch : null;
       },
     };
-    this.tool = createTool('brush', this.ctx);
+    this.input = new ToolRouter(this.ctx, this.drafts, {
+      state: () => this.state,
+      author: () => this.author(),
+      tagAt: (x, y) => this.tagAt(x, y),
+      settle: () => this.syncBusy(),
+      roomToolChanged: () => this.setState({ roomTool: this.input.roomTool?.scope ?? null }),
+    });
     this.state = {
       frameIndex: -1,
       tool: 'brush',
@@ -240,46 +145,53 @@ export class EditorSession {
     return this.ctx.map;
   }
 
+  /**
+   * A box outside which the shown frame holds no nonzero pixel (null: none at all). Computed once
+   * when the frame is shown and widened by every change since, so the canvas and the live area
+   * counter start from it instead of scanning the frame each.
+   */
+  get shownContent(): Box | null {
+    return this.content;
+  }
+
   get snapshot(): SessionState {
     return this.state;
   }
 
   get toolPreview() {
-    return this.rooms.active ? null : this.tool.preview;
+    return this.input.preview;
   }
 
   /** The room tool that gets the pointer now, or null (for the canvas's cursor and hint). */
   get roomTool(): RoomTool | null {
-    return this.rooms.active;
+    return this.input.roomTool;
   }
 
   get persistStatus(): PersistStatus {
-    return this.queue.status;
+    return this.saver.status;
   }
 
-  onInvalidate(fn: Listener<Box>): () => void {
-    this.invalidateListeners.add(fn);
-    return () => this.invalidateListeners.delete(fn);
+  onInvalidate(fn: (box: Box) => void): () => void {
+    return this.invalidated.add(fn);
   }
 
-  onFrame(fn: Listener<LabelMap>): () => void {
-    this.frameListeners.add(fn);
-    return () => this.frameListeners.delete(fn);
+  /** Called with the map of each frame shown, and its content box (`shownContent`). */
+  onFrame(fn: (map: LabelMap, content: Box | null) => void): () => void {
+    this.framed.add(fn);
+    return () => this.framed.delete(fn);
   }
 
-  onState(fn: Listener<SessionState>): () => void {
-    this.stateListeners.add(fn);
-    return () => this.stateListeners.delete(fn);
+  onState(fn: (state: SessionState) => void): () => void {
+    return this.stated.add(fn);
   }
 
   /** Called with the frame index after every committed change of a frame (shown or not): strokes, edits, undo, tags. */
-  onEdit(fn: Listener<number>): () => void {
-    this.editListeners.add(fn);
-    return () => this.editListeners.delete(fn);
+  onEdit(fn: (frameIndex: number) => void): () => void {
+    return this.edited.add(fn);
   }
 
-  onPersist(fn: Listener<PersistStatus>): () => void {
-    return this.queue.subscribe(fn);
+  onPersist(fn: (status: PersistStatus) => void): () => void {
+    return this.saver.subscribe(fn);
   }
 
   /**
@@ -289,15 +201,12 @@ export class EditorSession {
    * failed in this session (a full disk), when that write may fail too, with no page left to retry.
    */
   get hasUnsavedEdits(): boolean {
-    // A retry in flight ('saving' with retries > 0) is still a failing save until it succeeds, and a
-    // stalled write may never land.
-    const { state, retries, stalled } = this.queue.status;
-    return state === 'error' || retries > 0 || stalled || this.queue.waiting > 0 || (this.saveHasFailed && state !== 'idle');
+    return this.saver.hasUnsavedEdits;
   }
 
   /** Why keeping unsaved edits in the journal failed too, or null. */
   get pendingKeepError(): string | null {
-    return this.pendingError;
+    return this.saver.keepError;
   }
 
   // ---- frames ----------------------------------------------------------------------------------
@@ -305,32 +214,23 @@ export class EditorSession {
   /** Loads frame k's stored masks (and its history, once per session); a gesture in progress is finished first. */
   goToFrame(k: number): Promise<void> {
     const index = Math.min(Math.max(0, Math.trunc(k)), this.clip.frameCount - 1);
-    if (index === this.loadingIndex) return this.loading; // already on its way (command, then URL)
-    if (index === this.ctx.frameIndex && this.loadingIndex === -1) return this.loading;
-    this.tool.finish();
-    this.closeDraftIfIdle();
-    // Say at once which frame is coming, so keys pressed during the load (undo right after a
-    // frame switch) are judged against the frame they will act on.
-    this.setState({ frameIndex: index });
-    this.loadingIndex = index;
-    this.loading = this.switchTo(index).finally(() => {
-      if (this.loadingIndex === index) this.loadingIndex = -1;
+    return this.switcher.go(index, () => {
+      this.input.endGesture();
+      // Say at once which frame is coming, so keys pressed during the load (undo right after a
+      // frame switch) are judged against the frame they will act on.
+      this.setState({ frameIndex: index });
     });
-    return this.loading;
   }
 
-  private async switchTo(index: number): Promise<void> {
-    const token = ++this.loadToken;
-    const map = await this.loadMap(index);
-    if (token !== this.loadToken) return;
-    await this.loadHistory(index);
-    if (token !== this.loadToken) return; // a later switch won
+  /** A frame switch won: frame k is the shown one. */
+  private show(index: number, map: LabelMap): void {
     const step = index >= this.ctx.frameIndex ? 1 : -1;
-    this.maps.keep(index, map);
+    this.frames.keep(index, map);
     this.ctx.map = map;
     this.ctx.frameIndex = index;
+    this.content = contentBox(map);
     this.setState({ frameIndex: index });
-    for (const fn of this.frameListeners) fn(map);
+    for (const fn of this.framed) fn(map, this.content);
     this.readAhead(index + step);
   }
 
@@ -341,7 +241,7 @@ export class EditorSession {
    */
   private readAhead(index: number): void {
     if (index < 0 || index >= this.clip.frameCount || this.closing) return;
-    this.maps.readAhead(index, () => index === this.ctx.frameIndex);
+    this.frames.readAhead(index, () => index === this.ctx.frameIndex);
   }
 
   /**
@@ -351,42 +251,20 @@ export class EditorSession {
    */
   loadMap(index: number): Promise<LabelMap> {
     if (index === this.ctx.frameIndex) return Promise.resolve(this.ctx.map);
-    return this.maps.get(index);
-  }
-
-  private async readMap(index: number): Promise<LabelMap> {
-    if (this.queue.status.pending > 0) await this.queue.flush();
-    const layer = await getLayer(this.db, this.clip.id, this.source, index);
-    if (!this.tagsByFrame.has(index)) this.tagsByFrame.set(index, parseInstanceTags(layer?.instances));
-    if (!layer) return createLabelMap(this.clip.width, this.clip.height);
-    return decodeLayer(parseLayer(layer), { width: this.clip.width, height: this.clip.height });
-  }
-
-  /** Replays frame k's stored revisions into the undo stacks, once per session. */
-  private async loadHistory(index: number): Promise<void> {
-    if (this.historyLoaded.has(index)) return;
-    const revisions = await listRevisions(this.db, this.clip.id, this.source, index);
-    if (this.historyLoaded.has(index)) return;
-    this.history.loadFrame(index, revisions);
-    this.historyLoaded.add(index);
+    return this.frames.map(index);
   }
 
   // ---- tools and settings ------------------------------------------------------------------
 
   setTool(id: EditorToolId): void {
     if (id === this.state.tool) return;
-    this.tool.finish();
-    this.closeDraftIfIdle();
-    if (this.state.tool === 'sam') this.sam?.clear();
-    // The tag and SAM tools have no Tool class: pixels keep the last painting tool.
-    if (id !== 'tag' && id !== 'sam') this.tool = createTool(id, this.ctx);
+    this.input.switchTool(this.state.tool, id);
     this.setState({ tool: id });
   }
 
   /** The SAM click tool (or null without a SAM model); it paints through toolContext. */
   setSamTool(tool: SamToolPort | null): void {
-    if (this.sam && this.sam !== tool) this.sam.clear();
-    this.sam = tool;
+    this.input.setSamTool(tool);
   }
 
   /**
@@ -395,11 +273,10 @@ export class EditorSession {
    * finished first, as on a tool switch. A tool that edits masks is refused on a read-only clip.
    */
   enterRoomTool(tool: RoomTool): RoomToolEntry {
-    if (tool.edits && this.state.readOnly) return { status: 'refused', reason: `${this.state.viewOnly ?? 'this clip is open read-only here'}; nothing can be edited` };
-    this.tool.finish();
-    this.closeDraftIfIdle();
+    if (tool.edits && this.state.readOnly) return { status: 'refused', reason: readOnlyToolRefusal(this.state.viewOnly) };
+    this.input.endGesture();
     this.syncBusy();
-    return { status: 'active', leave: this.rooms.enter(tool) };
+    return { status: 'active', leave: this.input.enterRoomTool(tool) };
   }
 
   /** The shown frame for the assist tools: its map, class, protect and `edit`. */
@@ -414,9 +291,8 @@ export class EditorSession {
   setViewOnly(reason: string | null): void {
     if (reason === this.state.viewOnly) return;
     if (reason !== null) {
-      this.tool.finish();
-      this.closeDraftIfIdle();
-      this.sam?.clear();
+      this.input.endGesture();
+      this.input.clearSam();
     }
     this.setState({ viewOnly: reason, readOnly: this.openedReadOnly || reason !== null });
     this.syncBusy();
@@ -433,7 +309,7 @@ export class EditorSession {
 
   /** Instance tags of frame k as this tab knows them (read with its map by loadMap). */
   tagsAt(k: number): readonly InstanceTag[] {
-    return this.tagsByFrame.get(k) ?? [];
+    return this.frames.tagsAt(k);
   }
 
   /**
@@ -442,7 +318,7 @@ export class EditorSession {
    */
   setTags(tags: readonly InstanceTag[]): void {
     if (this.state.readOnly) return;
-    this.tagsByFrame.set(this.ctx.frameIndex, parseInstanceTags({ tags }));
+    this.frames.setTags(this.ctx.frameIndex, parseInstanceTags({ tags }));
     this.persist(this.ctx.frameIndex, this.ctx.map, null, false);
   }
 
@@ -450,7 +326,7 @@ export class EditorSession {
   private tagAt(x: number, y: number): void {
     const next = tagRegion(this.ctx.map, this.tags, x, y, this.state.instanceId);
     if (!next) return;
-    this.tagsByFrame.set(this.ctx.frameIndex, next);
+    this.frames.setTags(this.ctx.frameIndex, next);
     this.persist(this.ctx.frameIndex, this.ctx.map, null, false);
   }
 
@@ -474,91 +350,61 @@ export class EditorSession {
     this.ctx.hitRadius = r;
   }
 
-  // ---- pointer and keys (already in image coordinates) ------------------------------------
+  // ---- pointer and keys (already in image coordinates; toolRouter.ts routes them) -----------
 
   pointerDown(p: PointerInput): void {
-    if (this.ctx.frameIndex < 0 || this.rooms.down(p, this.state.readOnly)) return;
-    if (this.state.readOnly) return;
-    if (this.state.tool === 'tag') {
-      if (p.button === 0) this.tagAt(p.x, p.y);
-      return;
-    }
-    if (this.state.tool === 'sam') {
-      this.sam?.onPointerDown(p);
-      return;
-    }
-    const wasBusy = this.tool.busy;
-    this.tool.onPointerDown(p);
-    if (!wasBusy && this.tool.busy) {
-      const { activeClass, protect, brushSize, hitRadius, frameIndex } = this.ctx;
-      this.drafts?.begin(this.tool.id, frameIndex, { activeClass, protect, brushSize, hitRadius, author: this.author() }, p);
-    } else this.drafts?.input('down', p);
-    this.syncBusy();
+    this.input.pointerDown(p);
   }
 
   pointerMove(p: PointerInput): void {
-    if (this.rooms.move(p, this.state.readOnly)) return;
-    if (this.state.readOnly || this.state.tool === 'tag') return;
-    if (this.state.tool === 'sam') return this.sam?.onPointerMove(p);
-    this.tool.onPointerMove(p);
-    if (this.tool.busy) this.drafts?.input('move', p);
+    this.input.pointerMove(p);
   }
 
   pointerUp(p: PointerInput): void {
-    if (this.rooms.up(p, this.state.readOnly)) return;
-    if (this.state.readOnly || this.state.tool === 'tag') return;
-    if (this.state.tool === 'sam') return this.sam?.onPointerUp(p);
-    // The up row is written before the tool commits, so the commit settles it along with the rest.
-    this.drafts?.input('up', p);
-    this.tool.onPointerUp(p);
-    this.syncBusy();
+    this.input.pointerUp(p);
   }
 
   /** Enter, Escape, Backspace (and Tab for SAM) for the active tool; true when the tool used the key. */
   toolKey(key: string, shift = false): boolean {
-    if (this.state.tool === 'sam') return !this.state.readOnly && (this.sam?.onKey(key, shift) ?? false);
-    const used = this.tool.onKey(key);
-    this.syncBusy();
-    return used;
+    return this.input.key(key, shift);
   }
 
   cancelGesture(): void {
-    this.rooms.cancel();
-    this.tool.cancel();
+    this.input.cancel();
     this.syncBusy();
   }
 
   // ---- edits -----------------------------------------------------------------------------------
 
   undo(): Promise<void> {
-    return this.afterLoad(() => {
-      if (this.state.readOnly || this.tool.busy) return;
+    return this.switcher.afterLoad(() => {
+      if (this.state.readOnly || this.input.busy) return;
       const patch = this.history.undo(this.ctx.frameIndex, this.ctx.map);
       if (patch) this.applied(patch);
     });
   }
 
   redo(): Promise<void> {
-    return this.afterLoad(() => {
-      if (this.state.readOnly || this.tool.busy) return;
+    return this.switcher.afterLoad(() => {
+      if (this.state.readOnly || this.input.busy) return;
       const patch = this.history.redo(this.ctx.frameIndex, this.ctx.map);
       if (patch) this.applied(patch);
     });
   }
 
   clearFrame(): Promise<void> {
-    return this.afterLoad(() => {
-      this.tool.finish();
+    return this.switcher.afterLoad(() => {
+      this.input.finishGesture();
       this.editNow(this.ctx.frameIndex, this.ctx.map, 'clear', (map) => new Uint8Array(map.data.length));
     });
   }
 
   /** Replaces this frame's masks with the previous frame's stored masks: one undoable step. */
   async copyPreviousFrame(): Promise<void> {
-    await this.afterLoad(() => undefined);
+    await this.switcher.afterLoad(() => undefined);
     const k = this.ctx.frameIndex;
     if (this.state.readOnly || k <= 0) return;
-    this.tool.finish();
+    this.input.finishGesture();
     const previous = await this.loadMap(k - 1);
     if (previous.width !== this.clip.width || previous.height !== this.clip.height) throw new RangeError(`frame ${k} has a different size`);
     await this.edit(k, 'copy-frame', () => previous.data.slice());
@@ -580,36 +426,30 @@ export class EditorSession {
 
   private async editAnyFrame(frameIndex: number, action: string, compute: FrameCompute, options: EditOptions): Promise<EditOutcome> {
     if (!Number.isInteger(frameIndex) || frameIndex < 0 || frameIndex >= this.clip.frameCount) {
-      return { status: 'refused', frameIndex, reason: `frame ${frameIndex + 1} is not in this ${this.clip.frameCount}-frame clip` };
+      return { status: 'refused', frameIndex, reason: frameOutsideClip(frameIndex, this.clip.frameCount) };
     }
     for (;;) {
-      await this.afterLoad(() => undefined);
+      await this.switcher.afterLoad(() => undefined);
       // Read-only: editNow refuses without reading anything.
       if (this.state.readOnly || frameIndex === this.ctx.frameIndex) return this.editNow(frameIndex, this.ctx.map, action, compute, options);
       const map = await this.loadMap(frameIndex);
-      await this.loadHistory(frameIndex);
+      await this.frames.loadHistory(frameIndex);
       // A switch began meanwhile (perhaps to this very frame): decide again once it is done.
-      if (this.loadingIndex !== -1 || frameIndex === this.ctx.frameIndex) continue;
+      if (this.switcher.coming !== -1 || frameIndex === this.ctx.frameIndex) continue;
       return this.editNow(frameIndex, map, action, compute, options);
     }
   }
 
   /** The synchronous heart of `edit`, on a map already at hand (the shown one, or a loaded one). */
   private editNow(frameIndex: number, map: LabelMap, action: string, compute: FrameCompute, options: EditOptions = {}): EditOutcome {
-    if (this.state.readOnly) {
-      const why = this.state.viewOnly ?? 'this clip is open read-only here';
-      return { status: 'refused', frameIndex, reason: `${why}; nothing was changed` };
-    }
+    if (this.state.readOnly) return { status: 'refused', frameIndex, reason: readOnlyRefusal(this.state.viewOnly) };
     const shown = frameIndex === this.ctx.frameIndex;
-    if (shown && this.tool.busy) return { status: 'refused', frameIndex, reason: 'finish the stroke in progress first; nothing was changed' };
-    const next = compute(map);
-    const patch = next ? labelsPatch(map, next, frameIndex, action) : null;
-    const tagsBefore = this.tagsByFrame.get(frameIndex) ?? [];
-    const tagsAfter = options.tags ? parseInstanceTags({ tags: options.tags(tagsBefore, map) }) : null;
-    const tagsChanged = tagsAfter !== null && JSON.stringify(tagsAfter) !== JSON.stringify(tagsBefore);
-    if (!patch && !tagsChanged) return { status: 'unchanged', frameIndex };
-    if (tagsAfter && tagsChanged) this.tagsByFrame.set(frameIndex, tagsAfter);
-    if (!shown) this.maps.keep(frameIndex, map);
+    if (shown && this.input.busy) return { status: 'refused', frameIndex, reason: STROKE_UNDER_WAY };
+    const change = frameChange(frameIndex, map, action, compute, this.frames.tagsAt(frameIndex), options);
+    if (!change) return { status: 'unchanged', frameIndex };
+    const { patch, tags } = change;
+    if (tags) this.frames.setTags(frameIndex, tags);
+    if (!shown) this.frames.keep(frameIndex, map);
     if (patch) this.history.commit(patch);
     this.persist(frameIndex, map, patch, false);
     if (patch && shown) this.emitInvalidate(patch.box);
@@ -619,14 +459,14 @@ export class EditorSession {
 
   /** Writes everything pending now (on visibilitychange, before leaving the editor). */
   flush(): Promise<void> {
-    this.tool.finish();
-    return this.queue.flush();
+    this.input.finishGesture();
+    return this.saver.flush();
   }
 
   /** The page is going away (pagehide): start every waiting write now, without waiting for anything. */
   flushBeforeLeaving(): void {
-    this.tool.finish();
-    this.queue.writeBeforeLeaving();
+    this.input.finishGesture();
+    this.saver.writeBeforeLeaving();
   }
 
   /**
@@ -634,25 +474,14 @@ export class EditorSession {
    * current frame again. Queued writes are dropped, not flushed: they were computed from stale masks.
    */
   async reloadFromStore(): Promise<void> {
-    this.tool.cancel();
-    this.sam?.clear();
-    this.closeDraftIfIdle();
+    this.input.dropGesture();
     // Their gestures' drafts go too: they were drawn on stale masks and must not come back at the next start.
-    for (const item of this.queue.discardQueued()) for (const ref of item.drafts ?? []) void dropGestureDraft(this.db, ref);
-    this.history.reset();
-    this.historyLoaded.clear();
-    this.maps.clear();
-    this.tagsByFrame.clear();
-    if (this.keptPending && this.pending) {
-      this.keptPending = false;
-      ++this.keepRequests;
-      this.setState({ unsavedKept: null });
-      void this.pending.drop(this.clip.id).catch(() => undefined);
-    }
+    for (const item of this.saver.discardQueued()) for (const ref of item.drafts ?? []) void dropGestureDraft(this.db, ref);
+    this.frames.clear();
+    this.saver.forgetKept();
     const k = this.state.frameIndex;
-    this.loadToken++;
+    this.switcher.abandon();
     this.ctx.frameIndex = -1;
-    this.loadingIndex = -1;
     await this.goToFrame(k);
     this.setState({ revision: this.state.revision + 1 });
   }
@@ -666,26 +495,15 @@ export class EditorSession {
     this.closing = true;
     await this.flush().catch(() => undefined);
     await this.draftsWritten();
-    this.queue.destroy();
-    if (this.keepRetryTimer !== null) clearTimeout(this.keepRetryTimer);
-    this.invalidateListeners.clear();
-    this.frameListeners.clear();
-    this.stateListeners.clear();
-    this.editListeners.clear();
-    this.rooms.clear();
+    this.saver.destroy();
+    this.invalidated.clear();
+    this.framed.clear();
+    this.stated.clear();
+    this.edited.clear();
+    this.input.clearRoomTools();
   }
 
   // ---- internals -------------------------------------------------------------------------------
-
-  /** Runs `fn` once no frame switch is pending (a switch started meanwhile is waited for too). */
-  private async afterLoad(fn: () => void): Promise<void> {
-    let current: Promise<void>;
-    do {
-      current = this.loading;
-      await current.catch(() => undefined);
-    } while (current !== this.loading);
-    fn();
-  }
 
   /** A tool's finished gesture on the shown frame (already applied to the map). */
   private commit(patch: Patch): void {
@@ -705,90 +523,17 @@ export class EditorSession {
    * also settles the gesture's draft rows in the same write.
    */
   private persist(frameIndex: number, map: LabelMap, patch: Patch | null, gesture: boolean): void {
-    const at = Date.now();
-    const revisions = patch ? [{ ...patchToRevision(patch), clipId: this.clip.id, source: this.source, author: this.author(), at }] : [];
+    const write = frameWrite({ clipId: this.clip.id, source: this.source, frameIndex, map, tags: this.frames.tagsAt(frameIndex), patch, author: this.author(), at: Date.now() });
     const draft = gesture ? (this.drafts?.take(frameIndex) ?? null) : null;
-    this.queue.enqueue({ ...this.pendingWrite(frameIndex, map, revisions), ...(draft ? { drafts: [draft] } : {}) });
-    // While saves fail, every new edit joins the kept ones (the status may not change with it).
-    if (this.queue.status.state === 'error' || this.queue.status.stalled || this.saveHasFailed) this.keepOrDropPending();
+    this.saver.enqueue({ ...write, ...(draft ? { drafts: [draft] } : {}) });
     this.setState({ revision: this.state.revision + 1 });
-    for (const fn of this.editListeners) fn(frameIndex);
-  }
-
-  /**
-   * Keeps unsaved edits through the port while saves fail (and, once one has failed in this
-   * session, while any write is under way); forgets them once everything is saved.
-   */
-  private keepOrDropPending(): void {
-    const { state, stalled } = this.queue.status;
-    // A stalled write counts as failed: the database may never answer it (docs/durability.md).
-    if (state === 'error' || stalled) this.saveHasFailed = true;
-    const port = this.pending;
-    if (!port) return;
-    if (this.keepRetryTimer !== null) clearTimeout(this.keepRetryTimer);
-    this.keepRetryTimer = null;
-    if (state === 'error' || (this.saveHasFailed && state !== 'idle')) {
-      const edits = this.queue.unsaved().map(toFrameEdits);
-      const request = ++this.keepRequests;
-      this.keptPending = true;
-      if (this.state.unsavedKept !== 'not-kept') this.setState({ unsavedKept: 'keeping' });
-      this.pendingChain = this.pendingChain
-        .then(() => port.keep(this.clip.id, edits))
-        .then(
-          () => {
-            this.pendingError = null;
-            if (request === this.keepRequests) this.setState({ unsavedKept: 'kept' });
-          },
-          (err: unknown) => {
-            this.pendingError = err instanceof Error ? err.message : String(err);
-            if (request !== this.keepRequests) return;
-            this.setState({ unsavedKept: 'not-kept' });
-            // Nothing else may happen for a while (a stalled write changes no status): try again,
-            // since space may come back.
-            this.keepRetryTimer = setTimeout(() => {
-              this.keepRetryTimer = null;
-              if (request === this.keepRequests) this.keepOrDropPending();
-            }, KEEP_RETRY_MS);
-          },
-        );
-    } else if (state === 'idle' && this.keptPending) {
-      this.keptPending = false;
-      ++this.keepRequests;
-      this.setState({ unsavedKept: null });
-      this.pendingChain = this.pendingChain.then(() => port.drop(this.clip.id)).catch(() => undefined);
-    }
-  }
-
-  /** The frame's whole layer as it is now (masks and instance tags) plus the given revisions. */
-  private pendingWrite(frameIndex: number, map: LabelMap, revisions: RevisionInput[]): PendingWrite<LayerInput, RevisionInput> {
-    const { act, trf } = encodeLayer(map);
-    const tags = this.tagsByFrame.get(frameIndex) ?? [];
-    return {
-      clipId: this.clip.id,
-      frameIndex,
-      source: this.source,
-      layer: {
-        clipId: this.clip.id,
-        frameIndex,
-        source: this.source,
-        act,
-        trf,
-        ...(tags.length > 0 ? { instances: { tags } } : {}),
-        provenance: { kind: 'manual', by: this.author(), at: Date.now() },
-      },
-      revisions,
-    };
-  }
-
-  /** A drafted gesture that ended without committing (Escape, nothing changed) drops its rows. */
-  private closeDraftIfIdle(): void {
-    if (this.drafts?.isOpen && !this.tool.busy) this.drafts.abandon();
+    this.edited.emit(frameIndex);
   }
 
   private syncBusy(): void {
-    this.closeDraftIfIdle();
+    this.input.closeDraftIfIdle();
     const k = this.ctx.frameIndex;
-    this.setState({ busy: this.tool.busy, canUndo: this.history.canUndo(k), canRedo: this.history.canRedo(k) });
+    this.setState({ busy: this.input.busy, canUndo: this.history.canUndo(k), canRedo: this.history.canRedo(k) });
   }
 
   private setState(patch: Partial<SessionState>): void {
@@ -804,19 +549,17 @@ export class EditorSession {
     const changed = (Object.keys(next) as (keyof SessionState)[]).some((key) => next[key] !== this.state[key]);
     if (!changed) return;
     this.state = next;
-    for (const fn of this.stateListeners) fn(next);
+    this.stated.emit(next);
   }
 
+  /** Pixels of the shown frame changed inside `box`: the content box grows to hold them, then the views redraw. */
   private emitInvalidate(box: Box): void {
-    for (const fn of this.invalidateListeners) fn(box);
+    this.content = this.content ? boxUnion(this.content, box) : box;
+    this.invalidated.emit(box);
   }
 
   /** The whole frame, for callers that replaced every pixel. */
   fullBox(): Box {
-    return FULL(this.ctx.map);
+    return { x: 0, y: 0, w: this.ctx.map.width, h: this.ctx.map.height };
   }
-}
-
-function toFrameEdits(w: PendingWrite<LayerInput, RevisionInput>): FrameEdits {
-  return { layer: w.layer, revisions: w.revisions, ...(w.drafts ? { drafts: w.drafts } : {}) };
 }

@@ -4,11 +4,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from '../../store/db';
-import { createProject } from '../../store/projects';
-import { commitClipImport } from '../../store/importCommit';
 import { getLayer } from '../../store/layers';
 import { listRevisions } from '../../store/revisions';
-import { freshDb, importDraft } from '../../testing/storeFixtures';
+import { emptyClipStore, stroke } from '../../testing/sessionFixtures';
 import type { Clip } from '../../store/types';
 import { userNames, authorNow } from '../../workspace/user';
 import { EditorSession } from './editorSession';
@@ -16,17 +14,9 @@ import { EditorSession } from './editorSession';
 let db: SpocDb;
 let clip: Clip;
 beforeEach(async () => {
-  db = await freshDb();
-  const p = await createProject(db, { name: 'P' });
-  clip = await commitClipImport(db, importDraft(p.id, 2, { layers: [] }));
+  ({ db, clip } = await emptyClipStore(2)); // 8x6 frames, no masks
 });
 afterEach(() => db.close());
-
-const stroke = (s: EditorSession, y: number) => {
-  s.pointerDown({ x: 0.5, y, button: 0, shift: false, alt: false });
-  s.pointerMove({ x: 7.5, y, button: 0, shift: false, alt: false });
-  s.pointerUp({ x: 7.5, y, button: 0, shift: false, alt: false });
-};
 
 describe('EditorSession author', () => {
   it('credits each stroke, its undo and the layer to the name in force when it is written', async () => {

@@ -5,11 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from '../../store/db';
-import { createProject } from '../../store/projects';
-import { commitClipImport } from '../../store/importCommit';
 import { getLayer } from '../../store/layers';
 import { listRevisions } from '../../store/revisions';
-import { freshDb, importDraft } from '../../testing/storeFixtures';
+import { emptyClipStore } from '../../testing/sessionFixtures';
 import type { Clip } from '../../store/types';
 import { labelArea } from '../../masks/geometry';
 import type { LabelMap } from '../../masks/labelMap';
@@ -19,9 +17,7 @@ import { labelsPatch } from '../frameOps';
 let db: SpocDb;
 let clip: Clip;
 beforeEach(async () => {
-  db = await freshDb();
-  const p = await createProject(db, { name: 'P' });
-  clip = await commitClipImport(db, importDraft(p.id, 4, { layers: [] })); // 8x6 frames, no masks
+  ({ db, clip } = await emptyClipStore(4)); // 8x6 frames, no masks
 });
 afterEach(() => db.close());
 

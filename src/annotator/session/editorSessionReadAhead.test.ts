@@ -5,10 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from '../../store/db';
-import { createProject } from '../../store/projects';
-import { commitClipImport } from '../../store/importCommit';
 import { saveFrameEdits } from '../../store/layers';
-import { freshDb, H, importDraft, rleWithArea, W } from '../../testing/storeFixtures';
+import { H, rleWithArea, W } from '../../testing/storeFixtures';
+import { emptyClipStore } from '../../testing/sessionFixtures';
 import type { Clip } from '../../store/types';
 import { labelArea } from '../../masks/geometry';
 import type { LabelMap } from '../../masks/labelMap';
@@ -17,9 +16,7 @@ import { EditorSession } from './editorSession';
 let db: SpocDb;
 let clip: Clip;
 beforeEach(async () => {
-  db = await freshDb();
-  const p = await createProject(db, { name: 'P' });
-  clip = await commitClipImport(db, importDraft(p.id, 5, { layers: [] })); // 8x6 frames, no masks
+  ({ db, clip } = await emptyClipStore(5)); // 8x6 frames, no masks
 });
 afterEach(() => db.close());
 

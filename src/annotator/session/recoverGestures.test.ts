@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UUID_PATTERN } from '../../store/ids';
 import type { SpocDb } from '../../store/db';
-import { createProject } from '../../store/projects';
 import { commitClipImport } from '../../store/importCommit';
 import { getLayer } from '../../store/layers';
 import { listRevisions } from '../../store/revisions';
 import { trashClip } from '../../store/trash';
-import { freshDb, importDraft } from '../../testing/storeFixtures';
+import { importDraft } from '../../testing/storeFixtures';
+import { emptyClipStore, at } from '../../testing/sessionFixtures';
 import type { Clip } from '../../store/types';
 import { labelArea } from '../../masks/geometry';
 import { EditorSession } from './editorSession';
@@ -16,14 +16,11 @@ let db: SpocDb;
 let clip: Clip;
 let twin: Clip;
 beforeEach(async () => {
-  db = await freshDb();
-  const p = await createProject(db, { name: 'P' });
-  clip = await commitClipImport(db, importDraft(p.id, 4, { layers: [] })); // 8x6 frames, no masks
-  twin = await commitClipImport(db, { ...importDraft(p.id, 4, { layers: [] }), clip: { ...importDraft(p.id, 4).clip, name: 'twin' } });
+  let projectId: string;
+  ({ db, clip, projectId } = await emptyClipStore(4)); // 8x6 frames, no masks
+  twin = await commitClipImport(db, { ...importDraft(projectId, 4, { layers: [] }), clip: { ...importDraft(projectId, 4).clip, name: 'twin' } });
 });
 afterEach(() => db.close());
-
-const at = (x: number, y: number) => ({ x, y, button: 0, shift: false, alt: false });
 
 /** Down and moves along row y, and the up only when asked: a stroke the browser cut off, or a finished one. */
 async function drag(s: EditorSession, y: number, up: boolean) {

@@ -6,32 +6,19 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpocDb } from '../../store/db';
-import { createProject } from '../../store/projects';
-import { commitClipImport } from '../../store/importCommit';
-import { freshDb, importDraft } from '../../testing/storeFixtures';
+import { emptyClipStore, stroke, at } from '../../testing/sessionFixtures';
 import type { Clip } from '../../store/types';
 import { labelArea } from '../../masks/geometry';
 import type { ActionScope } from '../actions';
 import type { RoomTool } from '../tools/roomTool';
-import type { PointerInput } from '../tools/types';
 import { EditorSession } from './editorSession';
 
 let db: SpocDb;
 let clip: Clip;
 beforeEach(async () => {
-  db = await freshDb();
-  const p = await createProject(db, { name: 'P' });
-  clip = await commitClipImport(db, importDraft(p.id, 2, { layers: [] })); // 8x6 frames, no masks
+  ({ db, clip } = await emptyClipStore(2)); // 8x6 frames, no masks
 });
 afterEach(() => db.close());
-
-const at = (x: number, y: number, button = 0): PointerInput => ({ x, y, button, shift: false, alt: false });
-
-const stroke = (s: EditorSession, y: number) => {
-  s.pointerDown(at(0.5, y));
-  s.pointerMove(at(7.5, y));
-  s.pointerUp(at(7.5, y));
-};
 
 /** A room tool that records what reaches it. */
 function recorder(scope: ActionScope, edits = false): RoomTool & { seen: string[] } {

@@ -5,18 +5,11 @@
  */
 import type { Box, LabelMap } from '../../masks/labelMap';
 import type { Patch } from '../patch';
-import type { PaintClass } from '../paint/paintRule';
 import { createTool } from './createTool';
-import type { PointerInput, Tool, ToolContext, ToolId } from './types';
+import type { PointerInput, Tool, ToolId, WritableToolContext } from './types';
 
 /** A ToolContext whose settings can be changed between gestures and which records its calls. */
-export interface RecordingContext extends ToolContext {
-  map: LabelMap;
-  frameIndex: number;
-  activeClass: PaintClass;
-  protect: boolean;
-  brushSize: number;
-  hitRadius: number;
+export interface RecordingContext extends WritableToolContext {
   readonly commits: Patch[];
   readonly invalidated: Box[];
 }

@@ -49,6 +49,9 @@ export interface ToolContext {
   invalidate(box: Box): void;
 }
 
+/** A ToolContext whose owner (the session, a test) changes its frame and settings between gestures. */
+export type WritableToolContext = { -readonly [K in keyof ToolContext]: ToolContext[K] };
+
 /** Overlay hints for the interactive canvas layer; pixels themselves are already in the map. */
 export type ToolPreview =
   | {

@@ -66,7 +66,9 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, m
       const previous = opts.onion && k > 0 ? await session.loadMap(k - 1) : null;
       const bitmap = await images.get(k).catch(() => null);
       if (shown !== k) return;
-      view.setFrame(bitmap, map, previous);
+      // The session's content box (computed once at the switch, widened by strokes since), when the map is still its own.
+      if (session.map === map) view.setFrame(bitmap, map, previous, session.shownContent);
+      else view.setFrame(bitmap, map, previous);
       el.dataset.frame = String(k);
       images.prefetch(k, clip.frameCount);
     };

@@ -25,7 +25,11 @@ export class TileAreaCounter {
   private act = 0;
   private trf = 0;
 
-  constructor(map: LabelMap, tile = DEFAULT_TILE) {
+  /**
+   * @param content a box outside which the map holds no nonzero pixel (null: none), when the caller
+   * has one already (the editor's `shownContent`, computed once per frame switch); else it is computed.
+   */
+  constructor(map: LabelMap, tile = DEFAULT_TILE, content: Box | null = contentBox(map)) {
     if (!Number.isInteger(tile) || tile < 1) throw new RangeError(`tile size must be a positive integer, got ${tile}`);
     this.map = map;
     this.tile = tile;
@@ -34,7 +38,6 @@ export class TileAreaCounter {
     this.tileAct = new Uint32Array(this.cols * this.rows);
     this.tileTrf = new Uint32Array(this.cols * this.rows);
     // Tiles outside the content box hold no state pixels: their zero counts are already right.
-    const content = contentBox(map);
     if (content) this.update(content);
   }
 

@@ -5,7 +5,7 @@
  */
 import type { Box, LabelMap } from '../../masks/labelMap';
 import type { StateAreas } from '../progress';
-import { TileAreaCounter } from './liveAreas';
+import { DEFAULT_TILE, TileAreaCounter } from './liveAreas';
 
 /** What the panels read from the editor (EditorSession satisfies it). */
 export interface PanelSession {
@@ -13,6 +13,12 @@ export interface PanelSession {
   readonly snapshot: { readonly frameIndex: number; readonly readOnly: boolean };
   onInvalidate(fn: (box: Box) => void): () => void;
   onFrame(fn: (map: LabelMap) => void): () => void;
+  /**
+   * A box outside which `map` holds no nonzero pixel (null: none), kept by the editor from the frame
+   * switch on (EditorSession.shownContent), so the counter does not scan the frame again. Computed
+   * here when absent.
+   */
+  readonly shownContent?: Box | null;
   /** The masks of any frame as the editor knows them (live maps for frames it holds). */
   loadMap(index: number): Promise<LabelMap>;
 }
@@ -94,7 +100,8 @@ export class LiveAreaStore {
   readonly getSnapshot = (): LiveSnapshot => this.snap;
 
   private rebuild(): void {
-    this.counter = new TileAreaCounter(this.session.map);
+    // Without the editor's box (undefined), the counter computes it.
+    this.counter = new TileAreaCounter(this.session.map, DEFAULT_TILE, this.session.shownContent);
     this.frame = this.session.snapshot.frameIndex;
   }
 

@@ -6,9 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EditorSession } from '../../../annotator/session/editorSession';
 import { createLabelMap } from '../../../masks/labelMap';
 import type { SpocDb } from '../../../store/db';
-import { commitClipImport } from '../../../store/importCommit';
-import { createProject } from '../../../store/projects';
-import { freshDb, importDraft } from '../../../testing/storeFixtures';
+import { emptyClipStore } from '../../../testing/sessionFixtures';
 import type { Clip } from '../../../store/types';
 import type { PropagationResult } from '../../propagate/propagateFrame';
 import { writePropagated } from './sessionPropagation';
@@ -17,9 +15,7 @@ import { LOW_CONFIDENCE, PropagationNotes, lowConfidenceStore, propagationNotesF
 let db: SpocDb;
 let clip: Clip;
 beforeEach(async () => {
-  db = await freshDb();
-  const p = await createProject(db, { name: 'P' });
-  clip = await commitClipImport(db, importDraft(p.id, 4, { layers: [] }));
+  ({ db, clip } = await emptyClipStore(4)); // 8x6 frames, no masks
 });
 afterEach(() => db.close());
 

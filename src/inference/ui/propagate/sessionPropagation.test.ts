@@ -7,11 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EditorSession } from '../../../annotator/session/editorSession';
 import { createLabelMap } from '../../../masks/labelMap';
 import type { SpocDb } from '../../../store/db';
-import { commitClipImport } from '../../../store/importCommit';
 import { getLayer } from '../../../store/layers';
-import { createProject } from '../../../store/projects';
 import { listRevisions } from '../../../store/revisions';
-import { freshDb, importDraft } from '../../../testing/storeFixtures';
+import { emptyClipStore } from '../../../testing/sessionFixtures';
 import type { Clip } from '../../../store/types';
 import type { PropagationResult } from '../../propagate/propagateFrame';
 import { writePropagated } from './sessionPropagation';
@@ -19,9 +17,7 @@ import { writePropagated } from './sessionPropagation';
 let db: SpocDb;
 let clip: Clip;
 beforeEach(async () => {
-  db = await freshDb();
-  const p = await createProject(db, { name: 'P' });
-  clip = await commitClipImport(db, importDraft(p.id, 4, { layers: [] })); // 8x6 frames, no masks
+  ({ db, clip } = await emptyClipStore(4)); // 8x6 frames, no masks
 });
 afterEach(() => db.close());
 
