@@ -8,6 +8,9 @@ export interface PgDbOptions {
   max?: number;
 }
 
+/** Pause before a dropped LISTEN connection is replaced (then doubling). */
+const RELISTEN_FIRST_MS = 500;
+
 export function openPgDb(options: PgDbOptions): Db {
   // A bounded connect time: with the database down, /api/health must answer 503, not hang.
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5000 });
@@ -41,24 +44,62 @@ export function openPgDb(options: PgDbOptions): Db {
         client.release();
       }
     },
-    async listen(channel, onPayload) {
-      // LISTEN belongs to one connection, so each listener holds its own client out of the pool.
+    async listen(channel, onPayload, onReconnect) {
+      // LISTEN belongs to one connection, so each listener holds its own client out of the pool,
+      // and takes a new one (after a pause, doubling up to 30 s) when that connection dies.
       checkChannelName(channel);
-      const client = await pool.connect();
+      let client: pg.PoolClient | null = null;
+      let stopped = false;
+      let retry: ReturnType<typeof setTimeout> | null = null;
       const onNotification = (msg: pg.Notification) => {
         if (msg.channel === channel) onPayload(msg.payload ?? '');
       };
-      client.on('notification', onNotification);
-      try {
-        await client.query(`LISTEN ${channel}`);
-      } catch (err) {
-        client.release(true);
-        throw err;
-      }
+      const lost = () => {
+        const dead = client;
+        if (!dead || stopped) return;
+        client = null;
+        dead.off('notification', onNotification);
+        dead.release(true);
+        schedule(RELISTEN_FIRST_MS);
+      };
+      const connect = async () => {
+        const c = await pool.connect();
+        // Without an 'error' listener a dropped connection would crash the process.
+        c.on('error', lost);
+        c.on('end', lost);
+        c.on('notification', onNotification);
+        try {
+          await c.query(`LISTEN ${channel}`);
+        } catch (err) {
+          c.off('notification', onNotification);
+          c.release(true);
+          throw err;
+        }
+        client = c;
+      };
+      const schedule = (delayMs: number) => {
+        retry = setTimeout(() => {
+          retry = null;
+          if (stopped) return;
+          connect().then(
+            () => (stopped ? undefined : onReconnect?.()),
+            () => schedule(Math.min(delayMs * 2, 30_000)),
+          );
+        }, delayMs);
+        retry.unref?.();
+      };
+      await connect();
       return async () => {
-        client.off('notification', onNotification);
-        await client.query(`UNLISTEN ${channel}`).catch(() => {});
-        client.release();
+        stopped = true;
+        if (retry) clearTimeout(retry);
+        const c = client;
+        client = null;
+        if (!c) return;
+        c.off('notification', onNotification);
+        await c.query(`UNLISTEN ${channel}`).catch(() => {});
+        c.removeListener('error', lost);
+        c.removeListener('end', lost);
+        c.release();
       };
     },
     async notify(channel, payload) {
