@@ -17,6 +17,7 @@ export function openPgDb(options: PgDbOptions): Db {
   // An idle connection dropped by the server (restart, network) is replaced on the next query;
   // without a listener the pool's 'error' event would crash the process.
   pool.on('error', () => {});
+  const listeners = new Set<() => Promise<void>>();
 
   const queryOn = (client: pg.Pool | pg.PoolClient): Queryable['query'] =>
     async <T extends object>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as T[];
@@ -89,7 +90,8 @@ export function openPgDb(options: PgDbOptions): Db {
         retry.unref?.();
       };
       await connect();
-      return async () => {
+      const stop = async () => {
+        listeners.delete(stop);
         stopped = true;
         if (retry) clearTimeout(retry);
         const c = client;
@@ -101,10 +103,16 @@ export function openPgDb(options: PgDbOptions): Db {
         c.removeListener('end', lost);
         c.release();
       };
+      listeners.add(stop);
+      return stop;
     },
     async notify(channel, payload) {
       await pool.query('SELECT pg_notify($1, $2)', [checkChannelName(channel), payload]);
     },
-    close: () => pool.end(),
+    async close() {
+      // A listener holds a client out of the pool, and pool.end() would wait for it forever.
+      await Promise.all([...listeners].map((stop) => stop()));
+      await pool.end();
+    },
   };
 }
