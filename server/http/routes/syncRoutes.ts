@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   CURSOR_PATTERN,
   CURSOR_START,
+  MAX_PUSH_BYTES,
   MAX_PUSH_CHANGES,
   SYNC_ID_PATTERN,
   SYNC_KINDS,
@@ -64,7 +65,7 @@ type ProjectParams = { projectId: string };
 export function syncRoutes(api: FastifyInstance, ctx: ServerContext): void {
   const auth = { preHandler: requireUser(ctx) };
 
-  api.post<{ Params: ProjectParams; Body: PushRequest }>('/projects/:projectId/sync/push', { ...auth, schema: { body: pushSchema } }, async (request): Promise<PushResponse> => {
+  api.post<{ Params: ProjectParams; Body: PushRequest }>('/projects/:projectId/sync/push', { ...auth, bodyLimit: MAX_PUSH_BYTES, schema: { body: pushSchema } }, async (request): Promise<PushResponse> => {
     const { projectId, role } = await myRole(ctx, request);
     const body = request.body;
     if (body.protocol !== SYNC_PROTOCOL_VERSION) throw new HttpError(400, `this server speaks sync protocol ${SYNC_PROTOCOL_VERSION}, not ${body.protocol}`);
