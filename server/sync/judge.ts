@@ -26,6 +26,7 @@ import {
   type Pusher,
   type Refusal,
 } from '../auth/syncPermissions';
+import { checkProjectName } from '../auth/validation';
 import { RowRefused, checkRow, clipIdOf, invalid, sameJson } from './checkRow';
 import { clipRows, getRow, idInOtherProject, revisionsAfter, writeRow, type StoredRow } from './syncStore';
 
@@ -100,10 +101,14 @@ async function rules(scope: PushScope, kind: SyncKind, body: JsonObject, stored:
   const who = scope.pusher;
   const old = stored?.body;
   switch (kind) {
-    case 'project':
+    case 'project': {
       allow(mayEditProject(who));
-      await scope.tx.query('UPDATE projects SET name = $2 WHERE id = $1', [scope.projectId, String(body.name).trim()]);
+      // The server's project list shows the same name, under the server's own rule for names.
+      const name = checkProjectName(body.name);
+      if (!name.ok) invalid(name.message);
+      await scope.tx.query('UPDATE projects SET name = $2 WHERE id = $1', [scope.projectId, name.value]);
       return body;
+    }
     case 'clip':
       return clipRules(who, body, old as unknown as Clip | undefined);
     case 'frame': {
