@@ -62,10 +62,12 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
       const print = (r: object) => fingerprint(kind, toWireRow(kind, r, link!));
       const key = rowKey(kind, mutableRowId(kind, toWireRow(kind, row, link!) as never));
       const agreed = prints[key];
+      const incoming = print(row);
       if (current !== undefined && agreed !== undefined && print(current) !== agreed) return; // due to push
+      if (current !== undefined && agreed === incoming && JSON.stringify(current) === JSON.stringify(row)) return; // already so
       await put();
-      prints[key] = print(row);
-      printsChanged = true;
+      if (agreed !== incoming) printsChanged = true;
+      prints[key] = incoming;
       result.applied++;
     };
 

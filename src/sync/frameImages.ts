@@ -37,11 +37,16 @@ export async function ensureFrameImage(db: SpocDb, transport: SyncTransport, pro
   const ref = refs[frameRowId(clipId, index)];
   if (!link || !ref) return false;
   const { bytes } = await transport.getBlob(link.serverProjectId, ref.sha256);
+  await storeFetchedImage(db, clipId, index, ref, bytes);
+  return true;
+}
+
+/** Stores fetched bytes as the frame's image if they hash to what its row names; throws (storing nothing) otherwise. */
+export async function storeFetchedImage(db: SpocDb, clipId: string, index: number, ref: FrameImageRef, bytes: Uint8Array): Promise<void> {
   const got = await sha256Hex(bytes);
   if (got !== ref.sha256) throw new Error(`The server's image for frame ${index} has SHA-256 ${got}, not the ${ref.sha256} its frame names; it was not stored.`);
   const image: FrameImage = { clipId, index, blob: new Blob([bytes as BlobPart], { type: ref.mime }), mime: ref.mime, width: ref.width, height: ref.height };
   await db.transaction('rw', db.frameImages, async () => {
     if (!(await db.frameImages.get([clipId, index]))) await db.frameImages.put(image);
   });
-  return true;
 }
