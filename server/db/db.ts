@@ -22,9 +22,11 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * Calls onPayload for every NOTIFY on channel (several server processes sharing one PostgreSQL
-   * fan out live changes this way). Resolves once listening; the returned function stops it.
+   * fan out live changes this way). Resolves once listening; the returned function stops it. A
+   * listening connection that drops is replaced; onReconnect is then called, since payloads sent
+   * while it was gone are lost (listeners catch up by other means).
    */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }

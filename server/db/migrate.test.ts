@@ -3,7 +3,7 @@ import { emptySchema, onBothBackends } from '../testing/backends';
 import type { Db } from './db';
 import { loadMigrations, migrate, type Migration } from './migrate';
 
-const TABLES = ['users', 'sessions', 'api_tokens', 'projects', 'project_members', 'invites', 'audit_log'];
+const TABLES = ['users', 'sessions', 'api_tokens', 'projects', 'project_members', 'invites', 'audit_log', 'sync_rows', 'blobs', 'project_blobs'];
 
 async function tablesIn(db: Db): Promise<string[]> {
   const rows = await db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
@@ -13,6 +13,8 @@ async function tablesIn(db: Db): Promise<string[]> {
 /** Rows written right after step N, checked again after every later step. */
 const USER = '00000000-0000-4000-8000-000000000001';
 const PROJECT = '00000000-0000-4000-8000-000000000002';
+const CLIENT = '00000000-0000-4000-8000-000000000003';
+const SHA = 'ab'.repeat(32);
 const seedAfter: Record<number, (db: Db) => Promise<void>> = {
   1: (db) => db.query("INSERT INTO users (id, username, password_hash) VALUES ($1, 'Ana', 'scrypt$x')", [USER]).then(() => {}),
   2: async (db) => {
@@ -25,6 +27,16 @@ const seedAfter: Record<number, (db: Db) => Promise<void>> = {
   },
   4: (db) => db.query("INSERT INTO invites (token_hash, project_id, role, created_by, expires_at) VALUES ('i1', $1, 'reviewer', $2, '2030-01-01T00:00:00Z')", [PROJECT, USER]).then(() => {}),
   5: (db) => db.query("INSERT INTO audit_log (user_id, action, project_id, details) VALUES ($1, 'project.create', $2, $3)", [USER, PROJECT, JSON.stringify({ name: 'Kitchen' })]).then(() => {}),
+  6: async (db) => {
+    await db.query("INSERT INTO sync_rows (project_id, kind, row_id, cursor, client_id, pushed_by, body) VALUES ($1, 'clip', 'c1', nextval('sync_cursor'), $2, $3, $4)", [
+      PROJECT,
+      CLIENT,
+      USER,
+      JSON.stringify({ id: 'c1', status: 'todo' }),
+    ]);
+    await db.query("INSERT INTO blobs (sha256, size, mime, data) VALUES ($1, 3, 'image/png', '\\x010203')", [SHA]);
+    await db.query('INSERT INTO project_blobs (project_id, sha256, added_by) VALUES ($1, $2, $3)', [PROJECT, SHA, USER]);
+  },
 };
 
 /** What the rows seeded up to step N read back as, at any later step. */
@@ -37,6 +49,13 @@ async function checkSeeded(db: Db, upTo: number): Promise<void> {
   if (upTo >= 3) expect(await db.query('SELECT project_id, user_id, role FROM project_members')).toEqual([{ project_id: PROJECT, user_id: USER, role: 'manager' }]);
   if (upTo >= 4) expect(await db.query('SELECT role, used_by FROM invites')).toEqual([{ role: 'reviewer', used_by: null }]);
   if (upTo >= 5) expect(await db.query('SELECT action, details FROM audit_log')).toEqual([{ action: 'project.create', details: { name: 'Kitchen' } }]);
+  if (upTo >= 6) {
+    expect(await db.query('SELECT kind, row_id, cursor::text AS cursor, client_id, body FROM sync_rows')).toEqual([
+      { kind: 'clip', row_id: 'c1', cursor: '1', client_id: CLIENT, body: { id: 'c1', status: 'todo' } },
+    ]);
+    expect(await db.query("SELECT size, mime, encode(data, 'hex') AS hex FROM blobs")).toEqual([{ size: 3, mime: 'image/png', hex: '010203' }]);
+    expect(await db.query('SELECT project_id, sha256 FROM project_blobs')).toEqual([{ project_id: PROJECT, sha256: SHA }]);
+  }
 }
 
 describe('migration files', () => {
@@ -51,7 +70,7 @@ onBothBackends(
     it('takes an empty database to the latest schema', async () => {
       const db = ctx.db();
       await emptySchema(db);
-      expect(await migrate(db)).toEqual([1, 2, 3, 4, 5]);
+      expect(await migrate(db)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(await tablesIn(db)).toEqual([...TABLES, 'schema_migrations'].sort());
       expect((await db.query('SELECT version, name FROM schema_migrations ORDER BY version')).map((r) => r.name)).toEqual([
         'users',
@@ -59,6 +78,7 @@ onBothBackends(
         'projects_and_members',
         'invites',
         'audit_log',
+        'sync',
       ]);
     });
 
@@ -99,7 +119,7 @@ onBothBackends(
       const edited = [{ ...real[0], checksum: 'edited' }, ...real.slice(1)];
       await expect(migrate(db, { migrations: edited })).rejects.toThrow(/001_users.sql changed after it was applied/);
       await migrate(db);
-      await expect(migrate(db, { migrations: real.slice(0, 3) })).rejects.toThrow(/schema is at version 5, newer than this server knows \(3\)/);
+      await expect(migrate(db, { migrations: real.slice(0, 3) })).rejects.toThrow(/schema is at version 6, newer than this server knows \(3\)/);
     });
 
     if (ctx.kind === 'postgres') {
@@ -108,8 +128,8 @@ onBothBackends(
         await emptySchema(db);
         const other = ctx.connectAgain();
         const [a, b] = await Promise.all([migrate(db), migrate(other)]);
-        expect([...a, ...b].sort()).toEqual([1, 2, 3, 4, 5]);
-        expect(await db.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([1, 2, 3, 4, 5].map((version) => ({ version })));
+        expect([...a, ...b].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+        expect(await db.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([1, 2, 3, 4, 5, 6].map((version) => ({ version })));
       });
     }
   },

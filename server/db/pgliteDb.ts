@@ -12,6 +12,7 @@ import { checkChannelName, type Db, type Queryable } from './db';
 export async function openPgliteDb(dataDir: string | null): Promise<Db> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const lite = await PGlite.create(dataDir ?? undefined);
+  const listeners = new Set<() => Promise<void>>();
   const queryOn = (on: PGlite | Transaction): Queryable['query'] =>
     async <T extends object>(sql: string, params: readonly unknown[] = []) => (await on.query<T>(sql, params as unknown[])).rows;
 
@@ -25,12 +26,21 @@ export async function openPgliteDb(dataDir: string | null): Promise<Db> {
     exec: execOn(lite),
     transaction: (fn) => lite.transaction((tx) => fn({ query: queryOn(tx), exec: execOn(tx) })),
     async listen(channel, onPayload) {
-      const stop = await lite.listen(checkChannelName(channel), onPayload);
-      return () => stop();
+      const unlisten = await lite.listen(checkChannelName(channel), onPayload);
+      const stop = async () => {
+        if (!listeners.delete(stop)) return;
+        await unlisten();
+      };
+      listeners.add(stop);
+      return stop;
     },
     async notify(channel, payload) {
       await lite.query('SELECT pg_notify($1, $2)', [checkChannelName(channel), payload]);
     },
-    close: () => lite.close(),
+    async close() {
+      // Listeners stop first: once closed, PGlite refuses even UNLISTEN.
+      await Promise.all([...listeners].map((stop) => stop()));
+      await lite.close();
+    },
   };
 }

@@ -5,14 +5,21 @@
  */
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
+import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { DEFAULT_SCRYPT } from '../auth/passwords';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter } from '../auth/signInLimiter';
+import { pgBlobStore } from '../sync/blobStore';
+import { startLiveFeed } from '../sync/liveFeed';
+import { LiveHub } from '../sync/liveHub';
 import { installErrorHandler } from './httpError';
+import { blobRoutes } from './routes/blobRoutes';
 import { healthRoutes } from './routes/healthRoutes';
 import { inviteRoutes } from './routes/inviteRoutes';
+import { LIVE_MAX_MESSAGE_BYTES, liveRoutes } from './routes/liveRoutes';
 import { projectRoutes } from './routes/projectRoutes';
 import { sessionRoutes } from './routes/sessionRoutes';
+import { syncRoutes } from './routes/syncRoutes';
 import type { ServerContext, ServerOptions } from './serverContext';
 import { serveApp } from './staticApp';
 
@@ -38,9 +45,14 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       publicOrigin: options.publicOrigin,
     },
     limiter: new SignInLimiter(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS),
+    blobs: options.blobStore ?? pgBlobStore(options.db),
+    live: new LiveHub(),
   };
   installErrorHandler(app);
   await app.register(fastifyCookie);
+  await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } });
+  const stopLiveFeed = await startLiveFeed(options.db, ctx.live);
+  app.addHook('onClose', () => stopLiveFeed());
   // JSON only: the text/plain a cross-site <form> can send is refused (415) before any route runs.
   app.removeContentTypeParser('text/plain');
   await app.register(
@@ -49,6 +61,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       sessionRoutes(api, ctx);
       projectRoutes(api, ctx);
       inviteRoutes(api, ctx);
+      syncRoutes(api, ctx);
+      liveRoutes(api, ctx);
+      await api.register((blobs) => blobRoutes(blobs, ctx));
     },
     { prefix: '/api' },
   );

@@ -2,6 +2,8 @@
 import type { ScryptParams } from '../auth/passwords';
 import type { SignInLimiter, SignInLimits } from '../auth/signInLimiter';
 import type { Db } from '../db/db';
+import type { BlobStore } from '../sync/blobStore';
+import type { LiveHub } from '../sync/liveHub';
 
 export interface SessionPolicy {
   /** How long a session lives (ms). */
@@ -23,6 +25,8 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** Largest JSON body accepted (bytes, default 8 MiB). */
   bodyLimit?: number;
+  /** Where frame images are kept (default: the database's blobs table). */
+  blobStore?: BlobStore;
   /** Fastify's logger (default off; `serve` logs warnings and errors). */
   logger?: boolean | { level: string };
 }
@@ -37,4 +41,7 @@ export interface ServerContext {
   db: Db;
   options: ResolvedOptions;
   limiter: SignInLimiter;
+  blobs: BlobStore;
+  /** This process's live sockets (server/sync/liveHub.ts). */
+  live: LiveHub;
 }

@@ -9,9 +9,13 @@ export interface ProjectSummary {
   created_at: Date;
 }
 
-export async function insertProject(db: Queryable, name: string, creatorId: string): Promise<string> {
-  const [row] = await db.query<{ id: string }>('INSERT INTO projects (name, created_by) VALUES ($1, $2) RETURNING id', [name, creatorId]);
-  return row.id;
+/** The new project's id; null when `id` (chosen by the client) is taken. */
+export async function insertProject(db: Queryable, name: string, creatorId: string, id?: string): Promise<string | null> {
+  const rows = await db.query<{ id: string }>(
+    'INSERT INTO projects (id, name, created_by) VALUES (coalesce($3::uuid, gen_random_uuid()), $1, $2) ON CONFLICT (id) DO NOTHING RETURNING id',
+    [name, creatorId, id ?? null],
+  );
+  return rows[0]?.id ?? null;
 }
 
 export async function projectsOf(db: Queryable, userId: string): Promise<ProjectSummary[]> {

@@ -90,6 +90,12 @@ export interface PushRequest {
 }
 
 export const MAX_PUSH_CHANGES = 500;
+/**
+ * The largest push body the server reads (bytes of JSON); a larger one is refused whole (413)
+ * before it is read. A client splits its outbox by size as well as by count (revisions of large
+ * frames carry large patches).
+ */
+export const MAX_PUSH_BYTES = 8 * 1024 * 1024;
 
 export type PushOutcome =
   /** Stored now, or already there with the same content (a resent batch): `cursor` is the row's. */

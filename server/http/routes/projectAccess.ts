@@ -5,7 +5,8 @@ import { roleIn } from '../../store/projects';
 import { HttpError } from '../httpError';
 import type { ServerContext } from '../serverContext';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID_PATTERN_SOURCE = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const UUID = new RegExp(UUID_PATTERN_SOURCE);
 
 /** Ids in URLs are checked before they reach a uuid column (a malformed one would be a database error). */
 export function uuidParam(value: string, what: string): string {

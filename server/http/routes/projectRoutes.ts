@@ -23,12 +23,15 @@ type MemberParams = ProjectParams & { userId: string };
 export function projectRoutes(api: FastifyInstance, ctx: ServerContext): void {
   const auth = { preHandler: requireUser(ctx) };
 
-  api.post<{ Body: { name: string } }>('/projects', { ...auth, schema: { body: closed({ name: { type: 'string' } }, ['name']) } }, async (request, reply) => {
+  // `id`: "Share to server" keeps the browser's project id (a canonical lower-case UUID, docs/sync.md).
+  const projectBody = closed({ name: { type: 'string' }, id: { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' } }, ['name']);
+  api.post<{ Body: { name: string; id?: string } }>('/projects', { ...auth, schema: { body: projectBody } }, async (request, reply) => {
     const name = checkProjectName(request.body.name);
     if (!name.ok) throw new HttpError(400, name.message);
     const me = request.signedIn;
     const id = await ctx.db.transaction(async (tx) => {
-      const projectId = await insertProject(tx, name.value, me.id);
+      const projectId = await insertProject(tx, name.value, me.id, request.body.id);
+      if (projectId === null) throw new HttpError(409, 'a project with this id exists already');
       await insertMember(tx, projectId, me.id, 'manager');
       await recordAudit(tx, { userId: me.id, action: 'project.create', projectId, details: { name: name.value } });
       return projectId;

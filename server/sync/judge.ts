@@ -1,0 +1,237 @@
+/**
+ * Judges one pushed change inside the push's transaction (push.ts holds the project's lock): is the
+ * row well formed (checkRow.ts: the browser's validators), may this member push it now
+ * (auth/syncPermissions.ts, src/review/lifecycle.ts `transition`, src/review/reviewGate.ts
+ * `approvalRefusal`), and what does the server store (its own fields filled in). Either writes the
+ * row under a new cursor, answers "already there", or throws RowRefused before writing anything.
+ * docs/sync.md "The protocol" is the rule book.
+ */
+import { CLIP_ACTIONS, transition, type ClipAction } from '../../src/review/lifecycle';
+import { approvalRefusal, checkApproval, type ApprovalFacts } from '../../src/review/reviewGate';
+import { latestVerdicts } from '../../src/store/frameVerdicts';
+import type { JsonObject } from '../../src/store/records';
+import type { Clip, ClipComment, ClipEvent, Frame, FrameVerdict, Revision } from '../../src/store/types';
+import { CURSOR_START, LOG_KINDS, concurrentEditRowId, type PushChange, type PushOutcome, type SyncKind } from '../../src/sync/protocol';
+import type { Queryable } from '../db/db';
+import {
+  mayAssign,
+  mayCreateClip,
+  mayEditClipMetadata,
+  mayEditProject,
+  mayGiveVerdict,
+  mayMarkFrame,
+  mayPaint,
+  mayStartWorkByEditing,
+  mayTakeStep,
+  type Pusher,
+  type Refusal,
+} from '../auth/syncPermissions';
+import { RowRefused, checkRow, clipIdOf, invalid, sameJson } from './checkRow';
+import { clipRows, getRow, idInOtherProject, revisionsAfter, writeRow, type StoredRow } from './syncStore';
+
+export interface PushScope {
+  tx: Queryable;
+  projectId: string;
+  clientId: string;
+  userId: string;
+  pusher: Pusher;
+}
+
+/** Kinds whose ids browsers make (UUIDs): one id names one row on the whole server. */
+const GLOBAL_ID_KINDS: readonly SyncKind[] = ['project', 'clip', 'revision', 'clipEvent', 'frameVerdict', 'comment'];
+
+function refuse(code: 403 | 409, message: string): never {
+  throw new RowRefused(code, message);
+}
+function allow(refusal: Refusal): void {
+  if (refusal !== null) refuse(403, refusal);
+}
+
+export interface Judged {
+  outcome: PushOutcome;
+  /** Rows were written (the project gained cursors). */
+  wrote: boolean;
+}
+
+export async function judgeChange(scope: PushScope, change: PushChange): Promise<Judged> {
+  const { tx, projectId } = scope;
+  const { kind, id, row } = change;
+  if (kind === 'concurrentEdit') refuse(403, 'concurrentEdit rows are written by the server only');
+  if ((change.base !== undefined) !== (kind === 'revision')) invalid(kind === 'revision' ? 'a revision needs its base cursor' : 'only revisions carry a base cursor');
+
+  const clipId = clipIdOf(kind, row);
+  const clipRow = kind === 'project' || kind === 'clip' ? null : await getRow(tx, projectId, 'clip', clipId!);
+  if (kind !== 'project' && kind !== 'clip' && !clipRow) refuse(409, `there is no clip "${clipId}" in this project`);
+  const clip = clipRow?.body as Clip | undefined;
+  const body = checkRow(kind, id, row, projectId, clip ?? null);
+
+  const stored = await getRow(tx, projectId, kind, id);
+  if (stored && LOG_KINDS.includes(kind)) {
+    // A resent batch (the answer was lost): the same row again changes nothing.
+    if (sameJson(stored.body, body)) return duplicate(kind, id, stored);
+    refuse(409, `another ${kind} is already stored under this id (log rows never change)`);
+  }
+  if (!stored && GLOBAL_ID_KINDS.includes(kind) && (await idInOtherProject(tx, projectId, kind, id))) {
+    refuse(409, `the id of this ${kind} belongs to another project`);
+  }
+
+  const final = await rules(scope, kind, body, stored, clip);
+  if (stored && sameJson(stored.body, final)) return duplicate(kind, id, stored);
+  const cursor = await writeRow(tx, { projectId, kind, rowId: id, clientId: scope.clientId, userId: scope.userId, body: final });
+  if (kind === 'clipEvent') await applyStep(scope, clipRow!, final as unknown as ClipEvent);
+  if (kind === 'revision') await flagConcurrentEdit(scope, final as unknown as Revision, change.base!);
+  return { outcome: { kind, id, status: 'accepted', cursor }, wrote: true };
+}
+
+function duplicate(kind: SyncKind, id: string, stored: StoredRow): Judged {
+  return { outcome: { kind, id, status: 'accepted', cursor: stored.cursor, duplicate: true }, wrote: false };
+}
+
+/** Rows carry their writer's name: the signed-in user's, except in a manager's upload of history. */
+function ownName(scope: PushScope, name: string | undefined, what: string): void {
+  if (scope.pusher.upload || name === undefined) return;
+  if (name !== scope.pusher.username) refuse(403, `${what} is "${name}", not you (${scope.pusher.username}): rows you push carry your own name`);
+}
+
+const changed = (a: JsonObject, b: JsonObject | undefined, keys: readonly string[]) => keys.some((k) => !sameJson(a[k], b?.[k]));
+
+/** The permission and lifecycle rules of each kind; returns the row to store (server-owned fields filled in). */
+async function rules(scope: PushScope, kind: SyncKind, body: JsonObject, stored: StoredRow | null, clip: Clip | undefined): Promise<JsonObject> {
+  const who = scope.pusher;
+  const old = stored?.body;
+  switch (kind) {
+    case 'project':
+      allow(mayEditProject(who));
+      await scope.tx.query('UPDATE projects SET name = $2 WHERE id = $1', [scope.projectId, String(body.name).trim()]);
+      return body;
+    case 'clip':
+      return clipRules(who, body, old as unknown as Clip | undefined);
+    case 'frame': {
+      if (!old) {
+        allow(mayCreateClip(who));
+      } else {
+        if (changed(body, old, ['timestampSec', 'name', 'image'])) allow(mayEditClipMetadata(who));
+        if (changed(body, old, ['phase', 'ignored', 'reviewed'])) allow(mayMarkFrame(who, clip!));
+      }
+      if (changed(body, old, ['ignored'])) ownName(scope, (body as unknown as Frame).ignored?.by, "the frame's ignored.by");
+      return body;
+    }
+    case 'revision': {
+      const r = body as unknown as Revision;
+      ownName(scope, r.author, 'the revision author');
+      allow(mayPaint(who, clip!, r.source));
+      return body;
+    }
+    case 'clipEvent':
+      await stepRules(scope, body as unknown as ClipEvent, clip!);
+      return body;
+    case 'frameVerdict':
+      ownName(scope, (body as unknown as FrameVerdict).by, 'the verdict by');
+      allow(mayGiveVerdict(who, clip!));
+      return body;
+    case 'comment':
+      await commentRules(scope, body as unknown as ClipComment, old as unknown as ClipComment | undefined);
+      return body;
+    case 'flagDismissal':
+      ownName(scope, String(body.by), 'the dismissal by');
+      return body;
+    default:
+      return refuse(403, `${kind} rows are written by the server only`);
+  }
+}
+
+/**
+ * Clips: new ones by managers, starting at `todo` whatever they say (a status follows accepted
+ * lifecycle steps); afterwards the size never changes, metadata only by managers, the assignee only
+ * by a manager, and the status only by steps (or by the first edit, todo to in progress).
+ */
+function clipRules(who: Pusher, body: JsonObject, old: Clip | undefined): JsonObject {
+  const next = { ...body } as unknown as Clip;
+  if (!old) {
+    allow(mayCreateClip(who));
+    next.status = 'todo';
+    return next as unknown as JsonObject;
+  }
+  if (next.width !== old.width || next.height !== old.height || next.frameCount !== old.frameCount) refuse(409, "a clip's size and frame count never change");
+  if (changed(body, old as unknown as JsonObject, ['name', 'osc', 'subset', 'source', 'createdAt'])) allow(mayEditClipMetadata(who));
+  if (next.status !== old.status && !mayStartWorkByEditing(who, old, next.status)) next.status = old.status;
+  if (next.assignee !== old.assignee && !mayAssign(who)) {
+    if (old.assignee === undefined) delete next.assignee;
+    else next.assignee = old.assignee;
+  }
+  return next as unknown as JsonObject;
+}
+
+async function stepRules(scope: PushScope, event: ClipEvent, clip: Clip): Promise<void> {
+  ownName(scope, event.by, 'the step by');
+  const action = event.action as ClipAction;
+  if (!(CLIP_ACTIONS as readonly string[]).includes(action)) invalid(`unknown review action "${event.action}"`);
+  allow(mayTakeStep(scope.pusher, clip, action));
+  const step = transition(clip.status, action, event.note);
+  if (!step.ok) refuse(409, step.error);
+  if (step.to !== event.to) refuse(409, `"${action}" takes the clip from ${clip.status} to ${step.to}, not to ${event.to}`);
+  if (action === 'approve' || action === 'approve_override') {
+    const facts = await approvalFacts(scope, clip);
+    const override = action === 'approve_override';
+    const refusal = approvalRefusal(facts, event.by, override);
+    if (refusal !== null) {
+      const check = checkApproval(facts, event.by);
+      // Approving one's own painting is a question of who; rejected or unreviewed frames, of the clip's state.
+      refuse(!check.blocked && check.unreviewed.length === 0 ? 403 : 409, refusal);
+    }
+  }
+}
+
+/** What the review gate needs, from the server's rows: frames, latest verdicts, gt painters. */
+async function approvalFacts(scope: PushScope, clip: Clip): Promise<ApprovalFacts> {
+  const [frames, verdicts, revisions] = await Promise.all(
+    (['frame', 'frameVerdict', 'revision'] as const).map((kind) => clipRows(scope.tx, scope.projectId, kind, clip.id)),
+  );
+  const ignored = new Set(frames.map((r) => r.body as unknown as Frame).filter((f) => f.ignored).map((f) => f.index));
+  // Cursor order stands in for the browser's local seq as the tie-break between verdicts of the same time.
+  const verdictRows = verdicts.map((r) => ({ ...(r.body as unknown as FrameVerdict), seq: Number(r.cursor) }));
+  const painters = new Set(revisions.map((r) => r.body as unknown as Revision).filter((r) => r.source === 'gt').map((r) => r.author.trim()));
+  return { frameCount: clip.frameCount, ignored, verdicts: latestVerdicts(verdictRows), painters };
+}
+
+/** An accepted step moves the server's clip row to its status, under a new cursor of its own. */
+async function applyStep(scope: PushScope, clipRow: StoredRow, event: ClipEvent): Promise<void> {
+  const clip = { ...(clipRow.body as unknown as Clip), status: event.to };
+  await writeRow(scope.tx, { projectId: scope.projectId, kind: 'clip', rowId: clip.id, clientId: scope.clientId, userId: scope.userId, body: clip as unknown as JsonObject });
+}
+
+async function commentRules(scope: PushScope, comment: ClipComment, old: ClipComment | undefined): Promise<void> {
+  if (!old) ownName(scope, comment.author, 'the comment author');
+  else {
+    if (comment.author !== old.author) refuse(403, 'a comment keeps its author');
+    const edited = changed(comment as unknown as JsonObject, old as unknown as JsonObject, ['frameIndex', 'x', 'y', 'text', 'parentId', 'at']);
+    if (edited && !scope.pusher.upload && scope.pusher.username !== old.author) refuse(403, `only its author (${old.author}) edits a comment; anyone may resolve it`);
+  }
+  if (comment.parentId !== undefined) {
+    const parent = await getRow(scope.tx, scope.projectId, 'comment', comment.parentId);
+    if (!parent || (parent.body as unknown as ClipComment).clipId !== comment.clipId) refuse(409, `there is no comment "${comment.parentId}" on this clip to reply to`);
+  }
+}
+
+/**
+ * Two people changed one frame's layer without seeing each other's revision: the server already
+ * holds a revision of it from another client with a cursor above the one this revision was made on.
+ * Both are kept (the replay applies each one's pixels in cursor order); the frame is flagged.
+ */
+async function flagConcurrentEdit(scope: PushScope, rev: Revision, base: string): Promise<void> {
+  const others = await revisionsAfter(scope.tx, {
+    projectId: scope.projectId,
+    clipId: rev.clipId,
+    source: rev.source,
+    frameIndex: rev.frameIndex,
+    base: base || CURSOR_START,
+    clientId: scope.clientId,
+  });
+  if (others.length === 0) return;
+  const rowId = concurrentEditRowId(rev.clipId, rev.source, rev.frameIndex);
+  const prev = (await getRow(scope.tx, scope.projectId, 'concurrentEdit', rowId))?.body as { revisionIds?: string[]; users?: string[] } | undefined;
+  const revisionIds = [...new Set([...(prev?.revisionIds ?? []), ...others.map((o) => o.row_id), rev.id])];
+  const users = [...new Set([...(prev?.users ?? []), ...others.map((o) => o.author), rev.author])].sort();
+  const body = { clipId: rev.clipId, source: rev.source, frameIndex: rev.frameIndex, revisionIds, users };
+  await writeRow(scope.tx, { projectId: scope.projectId, kind: 'concurrentEdit', rowId, clientId: null, userId: scope.userId, body });
+}
