@@ -86,14 +86,15 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
       const raw = change.row;
       switch (change.kind) {
         case 'project': {
-          const row = checkProject(c, fromWireRow('project', raw, link!), '', 'input');
-          await replace('project', row, await db.projects.get(projectId), () => db.projects.put(row));
+          const current = await db.projects.get(projectId);
+          const row = keepTrash(checkProject(c, fromWireRow('project', raw, link!), '', 'input'), current);
+          await replace('project', row, current, () => db.projects.put(row));
           return;
         }
         case 'clip': {
           const { importing: _importing, ...wire } = fromWireRow('clip', raw, link!); // a half-imported clip is never pushed
-          const row = checkClip(c, wire, '', 'input');
-          const current = await db.clips.get(row.id);
+          const current = await db.clips.get(String(wire.id));
+          const row = keepTrash(checkClip(c, wire, '', 'input'), current);
           if (current && current.projectId !== projectId) throw new Error(`clip ${row.id} belongs to another local project`);
           await replace('clip', row, current, () => db.clips.put(row));
           clips.set(row.id, (await db.clips.get(row.id)) ?? null);
@@ -179,4 +180,12 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
     if (imagesChanged) await writeImageRefs(db, projectId, images);
     return result;
   });
+}
+
+/** The trash is this browser's: a pulled row never carries `deletedAt`, and leaves the local one as it is. */
+function keepTrash<T extends { deletedAt?: number }>(row: T, current: { deletedAt?: number } | undefined): T {
+  const out = { ...row };
+  delete out.deletedAt;
+  if (current?.deletedAt !== undefined) out.deletedAt = current.deletedAt;
+  return out;
 }

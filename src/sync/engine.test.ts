@@ -47,7 +47,7 @@ describe('SyncEngine', () => {
     // Images go up first, and nothing else is sent once one fails.
     expect(calls).toHaveLength(1);
     expect(calls[0].url).toMatch(/^\/api\/projects\/srv-project-1\/blobs\/[0-9a-f]{64}$/);
-    expect(calls[0].init).toMatchObject({ method: 'PUT', credentials: 'same-origin', headers: { 'x-csrf-token': 'tok-1', 'content-type': 'image/png' } });
+    expect(calls[0].init).toMatchObject({ method: 'PUT', credentials: 'same-origin', headers: { 'x-csrf-token': 'tok-1', 'content-type': 'application/octet-stream' } });
     const status = engine.status as Extract<SyncStatus, { state: 'offline' }>;
     expect(status.retryAt).toBeGreaterThan(status.since);
     expect((await db.revisions.toArray()).every((r) => r.cursor === undefined)).toBe(true);

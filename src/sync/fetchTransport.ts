@@ -49,7 +49,9 @@ export function fetchTransport(options: FetchTransportOptions): SyncTransport {
       return (await res.json()) as PullResponse;
     },
     async putBlob(projectId: string, sha256: string, bytes: Uint8Array, mime: string): Promise<void> {
-      await request('PUT', `${base(projectId)}/blobs/${sha256}`, new Blob([bytes as BlobPart]), mime || 'application/octet-stream');
+      // Raw bytes: the server sniffs the type it serves them with (docs/server.md).
+      void mime;
+      await request('PUT', `${base(projectId)}/blobs/${sha256}`, new Blob([bytes as BlobPart]), 'application/octet-stream');
     },
     async getBlob(projectId: string, sha256: string): Promise<{ bytes: Uint8Array; mime: string }> {
       const res = await request('GET', `${base(projectId)}/blobs/${sha256}`);

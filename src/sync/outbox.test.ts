@@ -48,7 +48,7 @@ describe('the outbox', () => {
     expect((await outbox(db, projectId)).entries).toEqual([]);
   });
 
-  it('picks up strokes, frame and comment changes; not a clip whose only change is its "last changed" time or status', async () => {
+  it('picks up strokes, frame and comment changes, and the clip when its status moved (not for its "last changed" time alone)', async () => {
     const db = await pool.open();
     const { projectId, clip } = await linkedProject(db);
     const log = new CursorLog();
@@ -59,9 +59,12 @@ describe('the outbox', () => {
     await setFramePhase(db, clip.id, 3, 'end');
     await addComment(db, { clipId: clip.id, frameIndex: 0, x: 1, y: 1, author: 'ann', text: 'look' });
     const box = await outbox(db, projectId);
-    expect(kinds(box)).toEqual(['frame', 'comment', 'revision']);
-    expect(box.entries[0].change.id).toBe(`${clip.id}/3`);
-    expect(box.entries[0].image?.bytes).toBeNull(); // the server has the image already
+    expect(kinds(box)).toEqual(['clip', 'frame', 'comment', 'revision']);
+    expect(box.entries[1].change.id).toBe(`${clip.id}/3`);
+    expect(box.entries[1].image?.bytes).toBeNull(); // the server has the image already
+    await recordOutcomes(db, projectId, box, log.accept(box.entries.map((e) => e.change), 'ann'));
+    await db.clips.update(clip.id, { updatedAt: Date.now() + 1000 });
+    expect((await outbox(db, projectId)).entries).toEqual([]);
   });
 
   it("leaves out other projects' rows and clips still being imported, and holds the checkpoint below the latter", async () => {
@@ -113,7 +116,7 @@ describe('the outbox', () => {
     const [first, second] = await db.revisions.orderBy(':id').toArray();
     const box = await outbox(db, projectId);
     const outcomes = log.accept(box.entries.map((e) => e.change), 'ann', (c) => (c.id === second.id ? 'the clip is submitted' : null));
-    expect(await recordOutcomes(db, projectId, box, outcomes)).toEqual({ accepted: 1, refused: 1 });
+    expect(await recordOutcomes(db, projectId, box, outcomes)).toEqual({ accepted: 2, refused: 1 }); // the clip (in progress now) and the first stroke
     expect((await db.revisions.get(first.seq))!.cursor).toBeDefined();
     const kept = (await db.revisions.get(second.seq))!;
     expect(kept.cursor).toBeUndefined();

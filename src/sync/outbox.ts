@@ -16,14 +16,17 @@
  * another tab, an import, a bundle merge.
  *
  * The order of a batch is the order the server judges it in: the project, clips, frames, comments,
- * dismissals, then the log rows by id (v7 ids of one browser increase in write order across the three
- * tables, so a clip's strokes reach the server before the "submit" written after them).
+ * dismissals, then the log rows by time, then id (v7 ids of one browser increase in write order across
+ * the three tables): a clip's strokes reach the server before the "submit" written after them, and an
+ * upload replays each clip's history in the order it was written, as the server judges it
+ * (docs/sync.md "Who may push what"). A batch holds at most MAX_PUSH_CHANGES changes and
+ * MAX_PUSH_BYTES of JSON.
  */
 import type { SpocDb } from '../store/db';
 import { clipCommentRows, clipFlagDismissals, clipFrames } from '../store/keys';
 import type { FrameImage } from '../store/types';
 import { imageRef } from './frameImages';
-import { compareCursors, CURSOR_START, frameRowId, MAX_PUSH_CHANGES, type Cursor, type FrameImageRef, type PushChange } from './protocol';
+import { compareCursors, CURSOR_START, frameRowId, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, type Cursor, type FrameImageRef, type PushChange } from './protocol';
 import { LOG_KIND_OF, LOG_TABLES, rowKey, type FrameImageRefs, type LogTable, type RowFingerprints, type SyncLink } from './syncState';
 import { fingerprint, mutableRowId, toWireRow, wireLogRow, type MutableKind } from './wireRows';
 
@@ -53,6 +56,7 @@ export interface Outbox {
 interface LogRow {
   seq: number;
   id: string;
+  at?: number;
   clipId: string;
   cursor?: string;
   source?: string;
@@ -60,7 +64,7 @@ interface LogRow {
 }
 
 /** Reads the project's due changes; the first `limit` of them, in push order, make the batch. */
-export async function collectOutbox(db: SpocDb, link: SyncLink, fingerprints: RowFingerprints, images: FrameImageRefs, limit = MAX_PUSH_CHANGES): Promise<Outbox> {
+export async function collectOutbox(db: SpocDb, link: SyncLink, fingerprints: RowFingerprints, images: FrameImageRefs, limit = MAX_PUSH_CHANGES, maxBytes = MAX_PUSH_BYTES - 64 * 1024): Promise<Outbox> {
   const { projectId } = link;
   const refused = new Set(link.refusals.map((r) => rowKey(r.kind, r.id)));
   const mutable: { kind: MutableKind; id: string; row: object; print: string }[] = [];
@@ -98,7 +102,10 @@ export async function collectOutbox(db: SpocDb, link: SyncLink, fingerprints: Ro
         }
       }
     }
-    for (const clip of clips) for (const c of await clipCommentRows(db, clip.id).toArray()) consider('comment', c);
+    // Replies after the comment they answer: by time.
+    const comments = [];
+    for (const clip of clips) comments.push(...(await clipCommentRows(db, clip.id).toArray()));
+    for (const c of comments.sort(byTime)) consider('comment', c);
     for (const clip of clips) for (const d of await clipFlagDismissals(db, clip.id).toArray()) consider('flagDismissal', d);
     for (const table of LOG_TABLES) {
       const rows = (await db[table].where(':id').above(link.pushedSeq[table]).toArray()) as LogRow[];
@@ -112,9 +119,18 @@ export async function collectOutbox(db: SpocDb, link: SyncLink, fingerprints: Ro
     }
   });
 
-  logs.sort((a, b) => (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
+  // The logs in the order they were written.
+  logs.sort((a, b) => byTime(a.row, b.row));
   const entries: OutboxEntry[] = [];
-  for (const m of mutable.slice(0, limit)) {
+  let bytes = 0;
+  /** Whether one more change fits the batch (count and body size: protocol.ts MAX_PUSH_BYTES). */
+  const fits = (change: PushChange) => {
+    const size = JSON.stringify(change).length + 1;
+    if (entries.length >= limit || (entries.length > 0 && bytes + size > maxBytes)) return false;
+    bytes += size;
+    return true;
+  };
+  for (const m of mutable) {
     const entry: OutboxEntry = { change: { kind: m.kind, id: m.id, row: m.row as Record<string, unknown> }, fingerprint: m.print };
     if (m.kind === 'frame') {
       const known = images[m.id];
@@ -123,23 +139,31 @@ export async function collectOutbox(db: SpocDb, link: SyncLink, fingerprints: Ro
       else if (stored) entry.image = await imageRef(stored);
       if (entry.image) entry.change.row = { ...entry.change.row, image: entry.image.ref };
     }
+    if (!fits(entry.change)) break;
     entries.push(entry);
   }
-  const room = Math.max(0, limit - entries.length);
-  const sent = logs.slice(0, room);
-  const bases = await revisionBases(db, sent.filter((l) => l.table === 'revisions').map((l) => l.row));
-  for (const { table, row } of sent) {
+  const candidates = entries.length < mutable.length ? [] : logs.slice(0, Math.max(0, limit - entries.length));
+  const bases = await revisionBases(db, candidates.filter((l) => l.table === 'revisions').map((l) => l.row));
+  let sent = 0;
+  for (const { table, row } of candidates) {
     const change: PushChange = { kind: LOG_KIND_OF[table], id: row.id, row: wireLogRow(row) };
     if (table === 'revisions') change.base = bases.get(row.seq) ?? CURSOR_START;
+    if (!fits(change)) break;
     entries.push({ change, log: { table, seq: row.seq } });
+    sent++;
   }
   const checkpoint = { ...lastSeen };
   for (const table of LOG_TABLES) {
-    const firstLeft = logs.slice(room).find((l) => l.table === table)?.row.seq ?? Infinity;
+    const firstLeft = logs.slice(sent).find((l) => l.table === table)?.row.seq ?? Infinity;
     const first = Math.min(firstLeft, blocked[table]);
     if (first !== Infinity) checkpoint[table] = Math.max(link.pushedSeq[table], first - 1);
   }
   return { entries, due: mutable.length + logs.length, checkpoint };
+}
+
+/** By time, then id (v7 ids of one browser increase in write order even within a millisecond). */
+function byTime(a: { at?: number; id: string }, b: { at?: number; id: string }): number {
+  return (a.at ?? 0) - (b.at ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /**

@@ -31,8 +31,15 @@ export function mutableRowId(kind: MutableKind, row: Project | Clip | Frame | Cl
  * a server project uses the server's id locally too.
  */
 export function toWireRow(kind: MutableKind, row: object, link: Pick<SyncLink, 'serverProjectId'>): Record<string, unknown> {
-  if (kind === 'project') return { ...(row as Project), id: link.serverProjectId };
-  if (kind === 'clip') return { ...(row as Clip), projectId: link.serverProjectId };
+  if (kind === 'project') {
+    const { deletedAt: _trashed, ...rest } = row as Project;
+    return { ...rest, id: link.serverProjectId };
+  }
+  if (kind === 'clip') {
+    // The trash and the import marker are this browser's (the server refuses rows carrying them).
+    const { deletedAt: _trashed, importing: _importing, ...rest } = row as Clip;
+    return { ...rest, projectId: link.serverProjectId };
+  }
   return { ...(row as Record<string, unknown>) };
 }
 
@@ -52,12 +59,12 @@ export function wireLogRow(row: { seq: number; cursor?: string }): Record<string
 /**
  * Fields left out of a mutable row's fingerprint, so that changing only them does not make the row
  * "changed": `updatedAt` moves on every stroke (store/touch.ts) and says nothing the server needs
- * pushed for it; a clip's `status` is the server's (it follows the accepted lifecycle steps, which
- * push as clipEvents), so a local status change is never pushed on its own either.
+ * pushed for it. (A clip's `status` is in: the server keeps its own except for the first edit's
+ * move from to do to in progress, which it takes from a clip row.)
  */
 const VOLATILE: Partial<Record<SyncKind, readonly string[]>> = {
   project: ['updatedAt'],
-  clip: ['updatedAt', 'status'],
+  clip: ['updatedAt'],
 };
 
 /** A short, stable digest of a row's content: equal content (whatever the key order) gives an equal string. */
