@@ -3,9 +3,9 @@
  *
  *   const transport = fetchTransport({ csrfToken: () => session.csrfToken });
  *
- *   // Share a local project (a manager, after POST /api/projects {name} gave `serverProjectId`):
- *   // uploads its whole history with `upload: true`, then keeps syncing.
- *   await shareProject(db, projectId, transport, { server: location.origin, serverProjectId });
+ *   // Share a local project (a manager): create the server project under the local id first
+ *   // (POST /api/projects {name, id: projectId}), then upload its whole history with `upload: true`.
+ *   await shareProject(db, projectId, transport, { server: location.origin, serverProjectId: projectId });
  *
  *   // Open a server project here (a member): a fresh local project, pulled; returns its local id.
  *   const localId = await openServerProject(db, transport, { server: location.origin, serverProjectId });
