@@ -4,7 +4,8 @@
  * Every request goes through the client's fetch transport into the server's routes (serverFetch).
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { decodeLayer, parseLayer } from '../../src/masks/layers';
 import type { SpocDb } from '../../src/store/db';
 import { applyClipStep } from '../../src/store/clipEvents';
@@ -21,6 +22,8 @@ import { serverFetch } from '../testing/serverFetch';
 import { newClient, type Client } from '../testing/testServer';
 
 const pool = storePool();
+// `ws` (installed with @fastify/websocket; Node 20 has no global WebSocket): its sockets have onopen/onmessage/onclose as a browser's do.
+const WsWebSocket = createRequire(import.meta.url)('ws') as new (url: string, options: { headers: Record<string, string> }) => unknown;
 
 onBothBackends((ctx) => {
   let app: FastifyInstance;
@@ -135,4 +138,25 @@ onBothBackends((ctx) => {
     expect(await sync(b4, annotator)).toMatchObject({ state: 'synced' });
     expect((await readLink(b4, projectId))!.refusals).toHaveLength(1); // not resent
   }, 120_000);
+
+  it("a started engine pulls when the server's live socket says the project changed", async () => {
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const b5 = await pool.open();
+    await openServerProject(b5, transport(annotator), { server: 'http://localhost', serverProjectId: projectId });
+    const webSocket = (path: string) => new WsWebSocket(`${base.replace('http', 'ws')}${path}`, { headers: { cookie: annotator.cookie, origin: base } }) as unknown as WebSocket;
+    const engine = new SyncEngine(b5, projectId, fetchTransport({ csrfToken: () => annotator.csrfToken, fetch: serverFetch(app, annotator), webSocket }), { events: null });
+    const applied: number[] = [];
+    engine.onApplied((round) => applied.push(round.applied));
+    engine.start();
+    try {
+      await vi.waitFor(() => expect(engine.status.state).toBe('synced'));
+      const { addComment } = await import('../../src/store/comments');
+      const comment = await addComment(a, { clipId: clip.id, frameIndex: 0, x: 1, y: 1, author: manager.user.username, text: 'see the rim' });
+      await sync(a, manager);
+      await vi.waitFor(async () => expect(await b5.comments.get(comment.id)).toMatchObject({ text: 'see the rim' }), { timeout: 10_000 });
+      expect(applied.length).toBeGreaterThan(0);
+    } finally {
+      engine.stop();
+    }
+  }, 60_000);
 });
