@@ -155,6 +155,15 @@ onBothBackends((ctx) => {
       await sync(a, manager);
       await vi.waitFor(async () => expect(await b5.comments.get(comment.id)).toMatchObject({ text: 'see the rim' }), { timeout: 10_000 });
       expect(applied.length).toBeGreaterThan(0);
+
+      // A write here shows as pending, is pushed after a moment of quiet, and reaches the manager.
+      const seen: string[] = [];
+      engine.subscribe((st) => seen.push(st.state));
+      const reply = await addComment(b5, { clipId: clip.id, frameIndex: 0, x: 2, y: 2, author: annotator.user.username, text: 'done' });
+      expect(engine.status).toMatchObject({ state: 'pending', count: 1 });
+      await vi.waitFor(() => expect(seen.at(-1)).toBe('synced'), { timeout: 10_000 });
+      await sync(a, manager);
+      expect(await a.comments.get(reply.id)).toMatchObject({ text: 'done' });
     } finally {
       engine.stop();
     }

@@ -57,6 +57,7 @@ export class SyncEngine {
   private liveTimer: ReturnType<typeof setTimeout> | null = null;
   private liveFailures = 0;
   private openClip: string | null = null;
+  private writtenSince = 0;
   private readonly opts: Required<Omit<SyncEngineOptions, 'events' | 'pullPageSize'>> & Pick<SyncEngineOptions, 'events' | 'pullPageSize'>;
 
   constructor(
@@ -100,6 +101,9 @@ export class SyncEngine {
         onLocalWrites(this.db, table, (_keys, values) => {
           // The engine's own writes to the logs carry a cursor; they need no push.
           if (values.every((v) => typeof (v as { cursor?: unknown }).cursor === 'string')) return;
+          // Rows written, not yet counted by an outbox: shown as pending until the push says more exactly.
+          this.writtenSince += values.length;
+          if (this.current.state === 'synced' || this.current.state === 'pending') this.set({ state: 'pending', count: Math.max(this.writtenSince, this.current.state === 'pending' ? this.current.count : 0) });
           this.schedule(this.opts.debounceMs, false);
         }),
       );
@@ -174,6 +178,7 @@ export class SyncEngine {
   }
 
   private async cycle(): Promise<void> {
+    this.writtenSince = 0;
     for (;;) {
       const round = await pushOnce(this.db, this.transport, this.projectId);
       if (round.left > 0) this.set({ state: 'pending', count: round.left });
