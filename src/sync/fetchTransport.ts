@@ -48,9 +48,8 @@ export function fetchTransport(options: FetchTransportOptions): SyncTransport {
       const res = await request('GET', `${base(projectId)}/sync/pull?${q.toString()}`);
       return (await res.json()) as PullResponse;
     },
-    async putBlob(projectId: string, sha256: string, bytes: Uint8Array, mime: string): Promise<void> {
-      // Raw bytes: the server sniffs the type it serves them with (docs/server.md).
-      void mime;
+    // Raw bytes, whatever the image type: the server sniffs the type it serves them with.
+    async putBlob(projectId: string, sha256: string, bytes: Uint8Array): Promise<void> {
       await request('PUT', `${base(projectId)}/blobs/${sha256}`, new Blob([bytes as BlobPart]), 'application/octet-stream');
     },
     async getBlob(projectId: string, sha256: string): Promise<{ bytes: Uint8Array; mime: string }> {

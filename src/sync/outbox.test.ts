@@ -14,9 +14,9 @@ import { readClipRows } from '../store/clipRows';
 const pool = storePool();
 afterEach(() => pool.closeAll());
 
-async function outbox(db: SpocDb, projectId: string, limit?: number) {
+async function outbox(db: SpocDb, projectId: string, limit?: number, maxBytes?: number) {
   const link = (await readLink(db, projectId))!;
-  return collectOutbox(db, link, await readFingerprints(db, projectId), await readImageRefs(db, projectId), limit);
+  return collectOutbox(db, link, await readFingerprints(db, projectId), await readImageRefs(db, projectId), limit, maxBytes);
 }
 
 /** Collects a batch, has `log` accept it, records the outcomes; returns the batch's changes. */
@@ -159,6 +159,32 @@ describe('the outbox', () => {
     const rows = (await db.revisions.toArray()).filter((r) => r.clipId === clip.id);
     expect(rows.every((r) => r.cursor !== undefined)).toBe(true);
     expect((await outbox(db, projectId)).entries).toEqual([]);
+  });
+
+  it('splits batches by body size as well as by count, and moves the checkpoint only past what was sent', async () => {
+    const db = await pool.open();
+    const { projectId, clip } = await linkedProject(db);
+    const log = new CursorLog();
+    await pushRound(db, projectId, log);
+    const p = new Painter(db, clip, 'ann');
+    for (let i = 0; i < 6; i++) await p.stroke(i % 4, { x: i, y: 0, w: 1, h: 6 }, 1);
+    const seqs = (await db.revisions.orderBy(':id').toArray()).map((r) => r.seq);
+    const all = await outbox(db, projectId);
+    const size = JSON.stringify(all.entries[1].change).length; // entries[0] is the clip (now in progress)
+    const box = await outbox(db, projectId, 500, JSON.stringify(all.entries[0].change).length + 2 * size + 10);
+    expect(kinds(box)).toEqual(['clip', 'revision', 'revision']);
+    expect(box.due).toBe(7);
+    expect(box.checkpoint.revisions).toBe(seqs[2] - 1);
+    const sent: string[] = [];
+    for (let round = 0; round < 10; round++) {
+      const link = (await readLink(db, projectId))!;
+      const b = await collectOutbox(db, link, await readFingerprints(db, projectId), await readImageRefs(db, projectId), 500, size * 2 + 10);
+      if (b.entries.length === 0) break;
+      expect(b.entries.length).toBeLessThanOrEqual(2);
+      await recordOutcomes(db, projectId, b, log.accept(b.entries.map((e) => e.change), 'ann'));
+      sent.push(...b.entries.map((e) => e.change.kind));
+    }
+    expect(sent.filter((k) => k === 'revision')).toHaveLength(6);
   });
 
   it('leaves cursors out of the rows a bundle is made of', async () => {
