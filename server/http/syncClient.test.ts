@@ -13,7 +13,7 @@ import { commitClipImport } from '../../src/store/importCommit';
 import { createProject } from '../../src/store/projects';
 import { transition } from '../../src/review/lifecycle';
 import type { Clip } from '../../src/store/types';
-import { ensureFrameImage, fetchTransport, openServerProject, readLink, shareProject, SyncEngine } from '../../src/sync';
+import { fetchTransport, openServerProject, readLink, shareProject, SyncEngine } from '../../src/sync';
 import { gtLayer, importDraft, storePool } from '../../src/testing/storeFixtures';
 import { tinyImage } from '../../src/testing/bundleProject';
 import { Painter } from '../../src/testing/syncFixtures';
@@ -79,7 +79,7 @@ onBothBackends((ctx) => {
     expect((await b.clips.get(clip.id))!).toMatchObject({ name: clip.name, status: 'todo', assignee: annotator.user.username });
     for (const k of [0, 1, 2]) expect(await labels(b, k)).toEqual(await labels(a, k));
     expect(await b.frameImages.count()).toBe(0);
-    expect(await ensureFrameImage(b, transport(annotator), projectId, clip.id, 3)).toBe(true);
+    expect(await new SyncEngine(b, projectId, transport(annotator), { events: null }).ensureFrameImage(clip.id, 3)).toBe(true);
     const bytes = async (db: SpocDb) => new Uint8Array(await (await db.frameImages.get([clip.id, 3]))!.blob.arrayBuffer());
     expect(await bytes(b)).toEqual(await bytes(a));
     expect((await readLink(b, projectId))!.refusals).toEqual([]);

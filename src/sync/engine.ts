@@ -13,6 +13,7 @@
  */
 import type { SpocDb } from '../store/db';
 import { onLocalWrites } from '../store/localWrites';
+import { ensureFrameImage } from './frameImages';
 import { compareCursors } from './protocol';
 import { pullAll, type PullRound } from './pull';
 import { pushOnce } from './push';
@@ -128,6 +129,14 @@ export class SyncEngine {
     this.live?.close();
     this.live = null;
     this.set(final);
+  }
+
+  /**
+   * Makes sure a frame's image is here, fetching a pulled frame's bytes from the server (checked
+   * against the SHA-256 its row names). False when the frame has neither (frameImages.ts).
+   */
+  ensureFrameImage(clipId: string, index: number): Promise<boolean> {
+    return ensureFrameImage(this.db, this.transport, this.projectId, clipId, index);
   }
 
   /** Tells the server's presence which clip this browser has open (null: none). */

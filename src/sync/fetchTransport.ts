@@ -81,6 +81,8 @@ export function fetchTransport(options: FetchTransportOptions): SyncTransport {
           // A message we cannot read changes nothing: the next pull catches up anyway.
         }
       };
+      // An error is always followed by a close, which reconnects; a listener keeps it from being thrown.
+      socket.onerror = () => undefined;
       socket.onclose = () => handlers.closed();
       return {
         send(message) {

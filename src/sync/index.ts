@@ -17,7 +17,7 @@
  *   engine.setOpenClip(clipId);                                     // presence
  *   engine.stop();
  *
- *   await ensureFrameImage(db, transport, projectId, clipId, index); // before showing a pulled frame
+ *   await engine.ensureFrameImage(clipId, index);                    // before showing a pulled frame
  *   (await readLink(db, projectId))?.refusals;                       // what the server refused, to show
  *   await listLinks(db);  await unlinkProject(db, projectId);
  *
@@ -57,9 +57,9 @@ export function startSync(db: SpocDb, projectId: string, transport: SyncTranspor
 /**
  * Links a local project to a (new, empty) server project and uploads all of it: every clip, frame
  * image, revision, step, verdict, comment and dismissal, with `upload: true` so rows keep the authors
- * who wrote them. Runs until everything is pushed and pulled back (or throws, e.g. SyncHttpError 0 when
- * offline: the link stays and the next sync resumes where this one stopped). Returns the engine's
- * final status.
+ * who wrote them. Runs until everything is pushed and pulled back, and returns the final status:
+ * `synced`, or `offline` / `error` when it could not finish (the link stays, and the next sync
+ * resumes where this one stopped).
  */
 export async function shareProject(db: SpocDb, projectId: string, transport: SyncTransport, target: ServerProject) {
   if (!(await db.projects.get(projectId))) throw new Error('There is no such local project.');
