@@ -142,6 +142,31 @@ onBothBackends((ctx) => {
     expect((await pull(team.manager)).changes.find((c) => c.id === fresh.id)!.row.status).toBe('todo');
   });
 
+  it("lets a manager upload a local clip's history under its authors, in the order it was written, and audits it", async () => {
+    const clip = clipRow(team.projectId, { assignee: 'ana-local' });
+    const clipId = String(clip.id);
+    const history = [
+      change('clip', clip),
+      ...Array.from({ length: FRAMES }, (_, i) => change('frame', frameRow(clipId, i))),
+      change('revision', revisionRow(clipId, 0, 'ana-local')),
+      change('clipEvent', eventRow(clipId, 'submit', 'in_progress', 'submitted', 'ana-local')),
+      change('clipEvent', eventRow(clipId, 'start_review', 'submitted', 'in_review', 'rita-local')),
+      ...Array.from({ length: FRAMES }, (_, i) => change('frameVerdict', verdictRow(clipId, i, 'accept', 'rita-local'))),
+      change('clipEvent', eventRow(clipId, 'approve', 'in_review', 'approved', 'rita-local')),
+    ];
+    await pushOk(team.manager, team.projectId, history, { upload: true });
+    const pulled = (await pull(team.reviewer)).changes;
+    expect(pulled.find((c) => c.id === clipId)!.row.status).toBe('approved');
+    expect(pulled.filter((c) => c.kind === 'revision' && c.row.clipId === clipId).map((c) => [c.row.author, c.by])).toEqual([['ana-local', team.manager.user.username]]);
+    const audit = (await team.manager.request('GET', `/api/projects/${team.projectId}/audit`)).json().entries;
+    expect(audit[0]).toEqual(expect.objectContaining({ action: 'sync.upload', username: team.manager.user.username, details: expect.objectContaining({ accepted: history.length, refused: 0 }) }));
+    // Even an upload cannot approve before the verdicts are in: the rules of when still hold.
+    const early = clipRow(team.projectId);
+    const earlyId = String(early.id);
+    const res = await push(team.manager, team.projectId, [change('clip', early), change('clipEvent', eventRow(earlyId, 'approve', 'in_review', 'approved', 'rita-local'))], { upload: true });
+    expect(res.json().outcomes.map((o: { status: string; code?: number }) => [o.status, o.code])).toEqual([['accepted', undefined], ['refused', 409]]);
+  });
+
   describe('concurrent edits', () => {
     it('flags a frame two clients painted without seeing each other, keeping both revisions', async () => {
       const clipId = await newClip(team);

@@ -18,6 +18,9 @@ CREATE TABLE sync_rows (
 CREATE INDEX sync_rows_cursor ON sync_rows (project_id, cursor);
 -- The review rules read a clip's rows of one kind (its gt painters, its verdicts, its frames).
 CREATE INDEX sync_rows_clip ON sync_rows (project_id, kind, (body ->> 'clipId'));
+-- A pushed revision looks for revisions of its frame from other clients after its base (concurrent edits).
+CREATE INDEX sync_rows_revision_frame ON sync_rows (project_id, (body ->> 'clipId'), (body ->> 'source'), ((body ->> 'frameIndex')::int), cursor)
+  WHERE kind = 'revision';
 -- Ids made by browsers (UUIDs) name one row everywhere: a second project may not reuse one.
 CREATE INDEX sync_rows_row ON sync_rows (kind, row_id);
 

@@ -26,8 +26,10 @@ import {
   type Pusher,
   type Refusal,
 } from '../auth/syncPermissions';
+import { checkProjectName } from '../auth/validation';
 import { RowRefused, checkRow, clipIdOf, invalid, sameJson } from './checkRow';
-import { clipRows, getRow, idInOtherProject, revisionsAfter, writeRow, type StoredRow } from './syncStore';
+import type { PushRows } from './pushRows';
+import { clipRows, gtPainters, revisionsAfter, type StoredRow } from './syncStore';
 
 export interface PushScope {
   tx: Queryable;
@@ -35,6 +37,10 @@ export interface PushScope {
   clientId: string;
   userId: string;
   pusher: Pusher;
+  /** The push's rows, read once (pushRows.ts). */
+  rows: PushRows;
+  /** The clips the push's revisions belong to. */
+  revisionClipIds: () => string[];
 }
 
 /** Kinds whose ids browsers make (UUIDs): one id names one row on the whole server. */
@@ -54,30 +60,30 @@ export interface Judged {
 }
 
 export async function judgeChange(scope: PushScope, change: PushChange): Promise<Judged> {
-  const { tx, projectId } = scope;
+  const { projectId } = scope;
   const { kind, id, row } = change;
   if (kind === 'concurrentEdit') refuse(403, 'concurrentEdit rows are written by the server only');
   if ((change.base !== undefined) !== (kind === 'revision')) invalid(kind === 'revision' ? 'a revision needs its base cursor' : 'only revisions carry a base cursor');
 
   const clipId = clipIdOf(kind, row);
-  const clipRow = kind === 'project' || kind === 'clip' ? null : await getRow(tx, projectId, 'clip', clipId!);
+  const clipRow = kind === 'project' || kind === 'clip' ? null : await scope.rows.get('clip', clipId!);
   if (kind !== 'project' && kind !== 'clip' && !clipRow) refuse(409, `there is no clip "${clipId}" in this project`);
   const clip = clipRow?.body as Clip | undefined;
   const body = checkRow(kind, id, row, projectId, clip ?? null);
 
-  const stored = await getRow(tx, projectId, kind, id);
+  const stored = await scope.rows.get(kind, id);
   if (stored && LOG_KINDS.includes(kind)) {
     // A resent batch (the answer was lost): the same row again changes nothing.
     if (sameJson(stored.body, body)) return duplicate(kind, id, stored);
     refuse(409, `another ${kind} is already stored under this id (log rows never change)`);
   }
-  if (!stored && GLOBAL_ID_KINDS.includes(kind) && (await idInOtherProject(tx, projectId, kind, id))) {
+  if (!stored && GLOBAL_ID_KINDS.includes(kind) && (await scope.rows.inOtherProject(kind, id))) {
     refuse(409, `the id of this ${kind} belongs to another project`);
   }
 
   const final = await rules(scope, kind, body, stored, clip);
   if (stored && sameJson(stored.body, final)) return duplicate(kind, id, stored);
-  const cursor = await writeRow(tx, { projectId, kind, rowId: id, clientId: scope.clientId, userId: scope.userId, body: final });
+  const cursor = await scope.rows.write({ kind, rowId: id, clientId: scope.clientId, userId: scope.userId, body: final });
   if (kind === 'clipEvent') await applyStep(scope, clipRow!, final as unknown as ClipEvent);
   if (kind === 'revision') await flagConcurrentEdit(scope, final as unknown as Revision, change.base!);
   return { outcome: { kind, id, status: 'accepted', cursor }, wrote: true };
@@ -100,10 +106,14 @@ async function rules(scope: PushScope, kind: SyncKind, body: JsonObject, stored:
   const who = scope.pusher;
   const old = stored?.body;
   switch (kind) {
-    case 'project':
+    case 'project': {
       allow(mayEditProject(who));
-      await scope.tx.query('UPDATE projects SET name = $2 WHERE id = $1', [scope.projectId, String(body.name).trim()]);
+      // The server's project list shows the same name, under the server's own rule for names.
+      const name = checkProjectName(body.name);
+      if (!name.ok) invalid(name.message);
+      await scope.tx.query('UPDATE projects SET name = $2 WHERE id = $1', [scope.projectId, name.value]);
       return body;
+    }
     case 'clip':
       return clipRules(who, body, old as unknown as Clip | undefined);
     case 'frame': {
@@ -184,20 +194,19 @@ async function stepRules(scope: PushScope, event: ClipEvent, clip: Clip): Promis
 
 /** What the review gate needs, from the server's rows: frames, latest verdicts, gt painters. */
 async function approvalFacts(scope: PushScope, clip: Clip): Promise<ApprovalFacts> {
-  const [frames, verdicts, revisions] = await Promise.all(
-    (['frame', 'frameVerdict', 'revision'] as const).map((kind) => clipRows(scope.tx, scope.projectId, kind, clip.id)),
-  );
+  const frames = await clipRows(scope.tx, scope.projectId, 'frame', clip.id);
+  const verdicts = await clipRows(scope.tx, scope.projectId, 'frameVerdict', clip.id);
+  const painters = new Set((await gtPainters(scope.tx, scope.projectId, clip.id)).map((a) => a.trim()));
   const ignored = new Set(frames.map((r) => r.body as unknown as Frame).filter((f) => f.ignored).map((f) => f.index));
   // Cursor order stands in for the browser's local seq as the tie-break between verdicts of the same time.
   const verdictRows = verdicts.map((r) => ({ ...(r.body as unknown as FrameVerdict), seq: Number(r.cursor) }));
-  const painters = new Set(revisions.map((r) => r.body as unknown as Revision).filter((r) => r.source === 'gt').map((r) => r.author.trim()));
   return { frameCount: clip.frameCount, ignored, verdicts: latestVerdicts(verdictRows), painters };
 }
 
 /** An accepted step moves the server's clip row to its status, under a new cursor of its own. */
 async function applyStep(scope: PushScope, clipRow: StoredRow, event: ClipEvent): Promise<void> {
   const clip = { ...(clipRow.body as unknown as Clip), status: event.to };
-  await writeRow(scope.tx, { projectId: scope.projectId, kind: 'clip', rowId: clip.id, clientId: scope.clientId, userId: scope.userId, body: clip as unknown as JsonObject });
+  await scope.rows.write({ kind: 'clip', rowId: clip.id, clientId: scope.clientId, userId: scope.userId, body: clip as unknown as JsonObject });
 }
 
 async function commentRules(scope: PushScope, comment: ClipComment, old: ClipComment | undefined): Promise<void> {
@@ -208,7 +217,7 @@ async function commentRules(scope: PushScope, comment: ClipComment, old: ClipCom
     if (edited && !scope.pusher.upload && scope.pusher.username !== old.author) refuse(403, `only its author (${old.author}) edits a comment; anyone may resolve it`);
   }
   if (comment.parentId !== undefined) {
-    const parent = await getRow(scope.tx, scope.projectId, 'comment', comment.parentId);
+    const parent = await scope.rows.get('comment', comment.parentId);
     if (!parent || (parent.body as unknown as ClipComment).clipId !== comment.clipId) refuse(409, `there is no comment "${comment.parentId}" on this clip to reply to`);
   }
 }
@@ -219,6 +228,8 @@ async function commentRules(scope: PushScope, comment: ClipComment, old: ClipCom
  * Both are kept (the replay applies each one's pixels in cursor order); the frame is flagged.
  */
 async function flagConcurrentEdit(scope: PushScope, rev: Revision, base: string): Promise<void> {
+  const rowId = concurrentEditRowId(rev.clipId, rev.source, rev.frameIndex);
+  if (!(await scope.rows.mayHaveLaterRevisions(scope.revisionClipIds, scope.clientId, rowId, base || CURSOR_START))) return;
   const others = await revisionsAfter(scope.tx, {
     projectId: scope.projectId,
     clipId: rev.clipId,
@@ -228,10 +239,9 @@ async function flagConcurrentEdit(scope: PushScope, rev: Revision, base: string)
     clientId: scope.clientId,
   });
   if (others.length === 0) return;
-  const rowId = concurrentEditRowId(rev.clipId, rev.source, rev.frameIndex);
-  const prev = (await getRow(scope.tx, scope.projectId, 'concurrentEdit', rowId))?.body as { revisionIds?: string[]; users?: string[] } | undefined;
+  const prev = (await scope.rows.get('concurrentEdit', rowId))?.body as { revisionIds?: string[]; users?: string[] } | undefined;
   const revisionIds = [...new Set([...(prev?.revisionIds ?? []), ...others.map((o) => o.row_id), rev.id])];
   const users = [...new Set([...(prev?.users ?? []), ...others.map((o) => o.author), rev.author])].sort();
   const body = { clipId: rev.clipId, source: rev.source, frameIndex: rev.frameIndex, revisionIds, users };
-  await writeRow(scope.tx, { projectId: scope.projectId, kind: 'concurrentEdit', rowId, clientId: null, userId: scope.userId, body });
+  await scope.rows.write({ kind: 'concurrentEdit', rowId, clientId: null, userId: scope.userId, body });
 }

@@ -10,6 +10,7 @@ import { recordAudit } from '../store/audit';
 import type { SignedInUser } from '../store/sessions';
 import { RowRefused } from './checkRow';
 import { judgeChange, type PushScope } from './judge';
+import { PushRows } from './pushRows';
 import { lockProject, projectCursor } from './syncStore';
 
 export const SYNC_CHANNEL = 'spoc_sync';
@@ -41,7 +42,16 @@ export async function pushChanges(db: Db, input: PushInput): Promise<PushRespons
       clientId: request.clientId.toLowerCase(),
       userId: user.id,
       pusher: { role: input.role, username: user.username, upload: request.upload === true },
+      rows: new PushRows(tx, projectId),
+      revisionClipIds: () => [...new Set(request.changes.filter((c) => c.kind === 'revision' && typeof c.row.clipId === 'string').map((c) => String(c.row.clipId)))],
     };
+    // The push's rows and the clips they belong to, in one query (a malformed row is judged, and refused, later).
+    await scope.rows.prefetch(
+      request.changes.flatMap((c) => {
+        const clipId = c.kind === 'clip' || c.kind === 'project' ? null : c.row.clipId;
+        return typeof clipId === 'string' ? [[c.kind, c.id] as const, ['clip', clipId] as const] : [[c.kind, c.id] as const];
+      }),
+    );
     const outcomes: PushOutcome[] = [];
     let wrote = false;
     for (const change of request.changes) {

@@ -69,6 +69,30 @@ export async function clipRows(tx: Queryable, projectId: string, kind: SyncKind,
   );
 }
 
+/** Who painted a clip: the authors of its gt revisions (without reading their patches). */
+export async function gtPainters(tx: Queryable, projectId: string, clipId: string): Promise<string[]> {
+  const rows = await tx.query<{ author: string }>(
+    "SELECT DISTINCT body ->> 'author' AS author FROM sync_rows WHERE project_id = $1 AND kind = 'revision' AND body ->> 'clipId' = $2 AND body ->> 'source' = 'gt'",
+    [projectId, clipId],
+  );
+  return rows.map((r) => r.author);
+}
+
+/**
+ * For each frame layer of these clips, the newest cursor among revisions of other clients than
+ * `clientId`, keyed "<clipId>/<source>/<frameIndex>": a revision whose base is at least that saw
+ * them all, so only the others need `revisionsAfter`.
+ */
+export async function newestOtherRevisions(tx: Queryable, projectId: string, clipIds: readonly string[], clientId: string): Promise<Map<string, Cursor>> {
+  const rows = await tx.query<{ clip_id: string; source: string; frame_index: number; cursor: string }>(
+    `SELECT body ->> 'clipId' AS clip_id, body ->> 'source' AS source, (body ->> 'frameIndex')::int AS frame_index, max(cursor)::text AS cursor
+     FROM sync_rows WHERE project_id = $1 AND kind = 'revision' AND body ->> 'clipId' = ANY($2::text[]) AND client_id IS DISTINCT FROM $3::uuid
+     GROUP BY 1, 2, 3`,
+    [projectId, clipIds, clientId],
+  );
+  return new Map(rows.map((r) => [`${r.clip_id}/${r.source}/${r.frame_index}`, r.cursor]));
+}
+
 /** Revisions of one frame's layer stored after `base` by other clients than `clientId`. */
 export async function revisionsAfter(
   tx: Queryable,
