@@ -14,8 +14,8 @@
  * The store's Revision type has only before/after today; the two trf fields are extra, optional
  * properties that it stores as they are (see the note at RevisionPixels).
  */
-import { MaskFormatError } from '../masks/errors';
-import { decodeCounts, encodeCountsWhere, makeRle, NONZERO, onTableFor, parseCocoRle, rleCounts } from '../masks/rle';
+import { encodeCountsWhere, makeRle, NONZERO, onTableFor } from '../masks/rle';
+import { checkRevisionBox, decodeRevisionSide } from '../masks/revisionPixels';
 import type { Rle, RevisionBox } from '../store/types';
 import type { Patch } from './patch';
 
@@ -61,15 +61,13 @@ export function patchToRevision(patch: Patch): RevisionPixels {
  */
 export function revisionToPatch(rev: RevisionPixels): Patch {
   const { box } = rev;
-  if (![box.x, box.y, box.w, box.h].every(Number.isInteger) || box.w <= 0 || box.h <= 0 || box.x < 0 || box.y < 0) {
-    throw new MaskFormatError(`revision box {x: ${box.x}, y: ${box.y}, w: ${box.w}, h: ${box.h}} is not a positive integer box`);
-  }
+  checkRevisionBox(box);
   return {
     frameIndex: rev.frameIndex,
     box: { x: box.x, y: box.y, w: box.w, h: box.h },
     action: rev.action,
-    before: decodeSide(rev.before, rev.beforeTrf, box, 'before'),
-    after: decodeSide(rev.after, rev.afterTrf, box, 'after'),
+    before: decodeRevisionSide(rev.before, rev.beforeTrf, box, 'before'),
+    after: decodeRevisionSide(rev.after, rev.afterTrf, box, 'after'),
   };
 }
 
@@ -82,30 +80,4 @@ function encodeSide(pixels: Uint8Array, box: RevisionBox, side: string): Rle {
     }
   }
   return makeRle(encodeCountsWhere(pixels, box.h, box.w, NONZERO), box.h, box.w);
-}
-
-function decodeSide(footprint: Rle, trf: Rle | undefined, box: RevisionBox, side: string): Uint8Array {
-  const fp = parseBoxRle(footprint, box, side);
-  const out = decodeCounts(rleCounts(fp), box.h, box.w, 1);
-  if (trf === undefined) return out;
-  const t = decodeCounts(rleCounts(parseBoxRle(trf, box, `${side}Trf`)), box.h, box.w, 1);
-  for (let i = 0; i < out.length; i++) {
-    if (t[i] === 0) continue;
-    if (out[i] === 0) {
-      throw new MaskFormatError(
-        `revision ${side}Trf marks (x=${box.x + (i % box.w)}, y=${box.y + Math.floor(i / box.w)}) transformed but ${side} leaves it background`,
-      );
-    }
-    out[i] = 2;
-  }
-  return out;
-}
-
-function parseBoxRle(rle: Rle, box: RevisionBox, field: string) {
-  const parsed = parseCocoRle(rle);
-  const [h, w] = parsed.size;
-  if (h !== box.h || w !== box.w) {
-    throw new MaskFormatError(`revision ${field} is ${w}x${h} but its box is ${box.w}x${box.h}`);
-  }
-  return parsed;
 }

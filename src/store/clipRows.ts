@@ -47,6 +47,9 @@ export async function readClipRows(db: SpocDb, clipId: string): Promise<ClipRows
   clipEvents.sort((a, b) => a.seq - b.seq);
   comments.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   frameVerdicts.sort((a, b) => a.seq - b.seq);
+  // A sync server's cursor is that server's number for the row, not part of the work: bundles leave
+  // it out (a bundle imported elsewhere is not on that server's log), and merges compare without it.
+  for (const rows of [revisions, clipEvents, frameVerdicts]) for (const row of rows) delete row.cursor;
   return { clip, frames, frameImages, thumbnail, layers, revisions, reviewFlags, clipEvents, comments, frameVerdicts };
 }
 

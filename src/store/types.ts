@@ -263,6 +263,12 @@ export interface Revision {
   beforeTrf?: Rle;
   /** Transformed (2) pixels of the box after the change. */
   afterTrf?: Rle;
+  /**
+   * The sync server's cursor for this row (docs/sync.md "The browser client"): set when a push was
+   * accepted or the row was pulled; absent for rows that never reached a server. Not indexed, no
+   * schema change; left out of bundles (store/clipRows.ts), being one server's number.
+   */
+  cursor?: string;
 }
 
 /** What writers hand in: the store numbers the row, and gives it an id unless it keeps one it already has. */
@@ -310,6 +316,8 @@ export interface ClipEvent {
   by: string;
   at: number;
   note?: string;
+  /** The sync server's cursor for this row, if it reached one; see Revision. */
+  cursor?: string;
 }
 export type ClipEventInput = Omit<ClipEvent, 'seq' | 'id'> & { seq?: number; id?: string };
 
@@ -351,6 +359,8 @@ export interface FrameVerdict {
   note?: string;
   by: string;
   at: number;
+  /** The sync server's cursor for this row, if it reached one; see Revision. */
+  cursor?: string;
 }
 export type FrameVerdictInput = Omit<FrameVerdict, 'seq' | 'id'> & { seq?: number; id?: string };
 

@@ -58,6 +58,14 @@ describe('watchExternalGtChanges', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('reports revisions the sync client pulled through this tab\'s own connection (they carry a server cursor)', async () => {
+    const seen = await watchInA();
+    const [mine] = await tabA.revisions.toArray();
+    const { seq: _seq, ...row } = mine;
+    await tabA.revisions.add({ ...row, id: '01900000-0000-7000-8000-0000000000aa', frameIndex: 3, cursor: '42' } as never);
+    await vi.waitFor(() => expect(seen).toEqual([{ frames: [3], replaced: false }]));
+  });
+
   it('reports a replaced history (revisions gone), as a bundle\'s "take theirs" leaves it', async () => {
     const seen = await watchInA();
     await clipRevisions(tabB, clip.id).delete();

@@ -54,7 +54,9 @@ export function watchExternalGtChanges(db: SpocDb, clipId: string, onChange: (ch
   const stopLocal = onLocalWrites(db, 'revisions', (keys, values) => {
     values.forEach((v, i) => {
       const row = v as Revision;
-      if (row.clipId === clipId && row.source === 'gt' && typeof keys[i] === 'number') writtenHere.add(keys[i] as number);
+      // A row that arrives with a server cursor was pulled by the sync client through this same
+      // connection (src/sync/applyPull.ts): someone else's work, to reload like another tab's.
+      if (row.clipId === clipId && row.source === 'gt' && row.cursor === undefined && typeof keys[i] === 'number') writtenHere.add(keys[i] as number);
     });
   });
   let known: Map<number, number> | null = null;

@@ -1,0 +1,108 @@
+/**
+ * The engine's reactions that need no server: what the fetch transport sends, "offline" when the
+ * network fails (rows stay due, a retry is planned, local writes wait for it, `online` retries at
+ * once), and a stop with a clear status on 401. Pushing to and pulling from the real server is
+ * tested with the server's sync routes (server/sync).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { storePool } from '../testing/storeFixtures';
+import { linkedProject, Painter } from '../testing/syncFixtures';
+import { SyncEngine, type SyncStatus } from './engine';
+import { fetchTransport } from './fetchTransport';
+import type { PushRequest } from './protocol';
+
+const pool = storePool();
+const engines: SyncEngine[] = [];
+afterEach(() => {
+  for (const e of engines.splice(0)) e.stop();
+  pool.closeAll();
+});
+
+interface Call {
+  url: string;
+  init: RequestInit;
+}
+
+/** A `fetch` as a browser without network has it: every request fails with TypeError. */
+function offlineFetch(calls: Call[]): typeof fetch {
+  return ((url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    return Promise.reject(new TypeError('Failed to fetch'));
+  }) as unknown as typeof fetch;
+}
+
+describe('SyncEngine', () => {
+  it('uploads images first, as docs/server.md asks (same-origin, CSRF token), and goes offline when the network fails, keeping every row due', async () => {
+    const db = await pool.open();
+    const { projectId, clip } = await linkedProject(db);
+    await new Painter(db, clip, 'ann').stroke(0, { x: 0, y: 0, w: 2, h: 2 }, 1);
+    const calls: Call[] = [];
+    const events = new EventTarget();
+    const engine = new SyncEngine(db, projectId, fetchTransport({ csrfToken: () => 'tok-1', fetch: offlineFetch(calls), webSocket: undefined }), { events, backoffMs: 3_600_000, debounceMs: 5 });
+    engines.push(engine);
+    const seen: SyncStatus[] = [];
+    engine.subscribe((s) => seen.push(s));
+    engine.start();
+    await vi.waitFor(() => expect(engine.status.state).toBe('offline'));
+    // Images go up first, and nothing else is sent once one fails.
+    expect(calls).toHaveLength(1);
+    expect(calls[0].url).toMatch(/^\/api\/projects\/srv-project-1\/blobs\/[0-9a-f]{64}$/);
+    expect(calls[0].init).toMatchObject({ method: 'PUT', credentials: 'same-origin', headers: { 'x-csrf-token': 'tok-1', 'content-type': 'application/octet-stream' } });
+    const status = engine.status as Extract<SyncStatus, { state: 'offline' }>;
+    expect(status.retryAt).toBeGreaterThan(status.since);
+    expect((await db.revisions.toArray()).every((r) => r.cursor === undefined)).toBe(true);
+
+    // While backing off, a local write waits for the retry; `online` retries at once.
+    await new Painter(db, clip, 'ann').stroke(1, { x: 0, y: 0, w: 1, h: 1 }, 1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toHaveLength(1);
+    events.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    await vi.waitFor(() => expect(engine.status.state).toBe('offline'));
+    expect(seen.some((s) => s.state === 'synced')).toBe(false);
+  });
+
+  it('sends the batch as JSON with the protocol version and client id, after its images', async () => {
+    const db = await pool.open();
+    const { projectId, clip } = await linkedProject(db);
+    await new Painter(db, clip, 'ann').stroke(0, { x: 0, y: 0, w: 2, h: 2 }, 1);
+    const calls: Call[] = [];
+    // The image uploads get through; the connection drops on the push itself.
+    const dropsPush = ((url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      return url.includes('/blobs/') ? Promise.resolve(new Response(null, { status: 204 })) : Promise.reject(new TypeError('network error'));
+    }) as unknown as typeof fetch;
+    const engine = new SyncEngine(db, projectId, fetchTransport({ csrfToken: () => 'tok-2', fetch: dropsPush }), { events: null, backoffMs: 3_600_000 });
+    engines.push(engine);
+    await engine.syncNow();
+    expect(engine.status.state).toBe('offline');
+    expect(calls.map((c) => c.url.replace(/[0-9a-f]{64}$/, '<sha>'))).toEqual([...Array(4).fill('/api/projects/srv-project-1/blobs/<sha>'), '/api/projects/srv-project-1/sync/push']);
+    const push = calls[4];
+    expect(push.init).toMatchObject({ method: 'POST', credentials: 'same-origin', headers: { 'x-csrf-token': 'tok-2', 'content-type': 'application/json' } });
+    const body = JSON.parse(String(push.init.body)) as PushRequest;
+    expect(body).toMatchObject({ protocol: 1, clientId: 'client-a' });
+    expect(body.upload).toBeUndefined();
+    expect(body.changes.map((c) => c.kind)).toEqual(['project', 'clip', 'frame', 'frame', 'frame', 'frame', 'revision']);
+    expect(body.changes[6]).toMatchObject({ base: '0', row: { author: 'ann', action: 'brush' } });
+    expect(body.changes[6].row).not.toHaveProperty('seq');
+  });
+
+  it('stops with a "signed out" status on 401 and ignores local writes after it', async () => {
+    const db = await pool.open();
+    const { projectId, clip } = await linkedProject(db);
+    const calls: Call[] = [];
+    const signedOut = ((url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      return Promise.resolve(new Response(JSON.stringify({ error: 'sign in first' }), { status: 401, headers: { 'content-type': 'application/json' } }));
+    }) as unknown as typeof fetch;
+    const engine = new SyncEngine(db, projectId, fetchTransport({ csrfToken: () => null, fetch: signedOut }), { events: null, debounceMs: 5 });
+    engines.push(engine);
+    engine.start();
+    await vi.waitFor(() => expect(engine.status).toMatchObject({ state: 'error', signedOut: true }));
+    const n = calls.length;
+    await new Painter(db, clip, 'ann').stroke(0, { x: 0, y: 0, w: 1, h: 1 }, 1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toHaveLength(n);
+    expect(engine.status).toMatchObject({ state: 'error', signedOut: true, message: expect.stringMatching(/sign in again/) });
+  });
+});

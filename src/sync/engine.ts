@@ -1,0 +1,262 @@
+/**
+ * The sync loop of one project (docs/sync.md "The browser client"): push what this browser wrote,
+ * then pull what others wrote, whenever something may have changed, and say where it stands.
+ *
+ * Triggers: this tab's writes (store/localWrites.ts, after a short quiet time so a stroke's rows go
+ * together), the server's live `changed` message (a WebSocket, reconnected with backoff), the
+ * browser's `online` event, and `syncNow()`. Network failures and 408/429/5xx answers are retried
+ * with exponential backoff and jitter (status `offline`); 401 stops the loop (signed out) until
+ * `start()` is called again; any other failure is shown as `error` and retried on the next trigger.
+ *
+ * Status is a tiny external store: `engine.status` and `engine.subscribe(fn)`, which is exactly what
+ * React's `useSyncExternalStore(engine.subscribe, () => engine.status)` wants.
+ */
+import type { SpocDb } from '../store/db';
+import { onLocalWrites } from '../store/localWrites';
+import { ensureFrameImage } from './frameImages';
+import { compareCursors } from './protocol';
+import { pullAll, type PullRound } from './pull';
+import { pushOnce } from './push';
+import { readLink } from './syncState';
+import { isRetryable, SyncHttpError, type LiveConnection, type SyncTransport } from './transport';
+
+export type SyncStatus =
+  | { state: 'stopped' }
+  | { state: 'synced'; at: number }
+  | { state: 'pending'; count: number }
+  | { state: 'offline'; since: number; retryAt: number | null }
+  | { state: 'error'; message: string; signedOut: boolean };
+
+export interface SyncEngineOptions {
+  /** Quiet time after a local write before pushing (ms). */
+  debounceMs?: number;
+  /** First retry delay (ms), doubled at each failure up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  random?: () => number;
+  /** Where `online` events come from (window in the app). */
+  events?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | null;
+  /** Page size of pulls (the server's default when absent). */
+  pullPageSize?: number;
+}
+
+/** Tables whose local writes may need pushing. */
+const WATCHED = ['projects', 'clips', 'frames', 'comments', 'reviewFlags', 'revisions', 'clipEvents', 'frameVerdicts'] as const;
+
+export class SyncEngine {
+  private current: SyncStatus = { state: 'stopped' };
+  private readonly listeners = new Set<(s: SyncStatus) => void>();
+  private readonly appliedListeners = new Set<(round: PullRound) => void>();
+  private running: Promise<void> | null = null;
+  private again = false;
+  private started = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private failures = 0;
+  private offlineSince: number | null = null;
+  private stopWatching: (() => void)[] = [];
+  private live: LiveConnection | null = null;
+  private liveTimer: ReturnType<typeof setTimeout> | null = null;
+  private liveFailures = 0;
+  private openClip: string | null = null;
+  private writtenSince = 0;
+  private readonly opts: Required<Omit<SyncEngineOptions, 'events' | 'pullPageSize'>> & Pick<SyncEngineOptions, 'events' | 'pullPageSize'>;
+
+  constructor(
+    readonly db: SpocDb,
+    readonly projectId: string,
+    readonly transport: SyncTransport,
+    options: SyncEngineOptions = {},
+  ) {
+    this.opts = {
+      debounceMs: options.debounceMs ?? 400,
+      backoffMs: options.backoffMs ?? 1000,
+      maxBackoffMs: options.maxBackoffMs ?? 60_000,
+      random: options.random ?? Math.random,
+      events: options.events === undefined ? (typeof window === 'object' ? window : null) : options.events,
+      pullPageSize: options.pullPageSize,
+    };
+  }
+
+  get status(): SyncStatus {
+    return this.current;
+  }
+
+  /** Calls `fn` on every status change; returns the unsubscribe. (Arrow: usable unbound, as useSyncExternalStore calls it.) */
+  subscribe = (fn: (s: SyncStatus) => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  /** Calls `fn` after each pull that stored rows: the editor reloads the frames listed in `round.rebuilt`. */
+  onApplied(fn: (round: PullRound) => void): () => void {
+    this.appliedListeners.add(fn);
+    return () => this.appliedListeners.delete(fn);
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.failures = 0;
+    for (const table of WATCHED) {
+      this.stopWatching.push(
+        onLocalWrites(this.db, table, (_keys, values) => {
+          // The engine's own writes to the logs carry a cursor; they need no push.
+          if (values.every((v) => typeof (v as { cursor?: unknown }).cursor === 'string')) return;
+          // Rows written, not yet counted by an outbox: shown as pending until the push says more exactly.
+          this.writtenSince += values.length;
+          if (this.current.state === 'synced' || this.current.state === 'pending') this.set({ state: 'pending', count: Math.max(this.writtenSince, this.current.state === 'pending' ? this.current.count : 0) });
+          this.schedule(this.opts.debounceMs, false);
+        }),
+      );
+    }
+    const onOnline = () => this.trigger();
+    this.opts.events?.addEventListener('online', onOnline);
+    this.stopWatching.push(() => this.opts.events?.removeEventListener('online', onOnline));
+    void this.connectLive();
+    this.trigger();
+  }
+
+  stop(): void {
+    this.halt({ state: 'stopped' });
+  }
+
+  private halt(final: SyncStatus): void {
+    this.started = false;
+    for (const fn of this.stopWatching.splice(0)) fn();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.liveTimer) clearTimeout(this.liveTimer);
+    this.timer = this.liveTimer = null;
+    this.live?.close();
+    this.live = null;
+    this.set(final);
+  }
+
+  /**
+   * Makes sure a frame's image is here, fetching a pulled frame's bytes from the server (checked
+   * against the SHA-256 its row names). False when the frame has neither (frameImages.ts).
+   */
+  ensureFrameImage(clipId: string, index: number): Promise<boolean> {
+    return ensureFrameImage(this.db, this.transport, this.projectId, clipId, index);
+  }
+
+  /** Tells the server's presence which clip this browser has open (null: none). */
+  setOpenClip(clipId: string | null): void {
+    this.openClip = clipId;
+    this.live?.send({ type: 'open', clipId });
+  }
+
+  /** Runs a push-then-pull cycle now (also while stopped: tests, "Sync now"); resolves when it and any cycle it triggered end. */
+  async syncNow(): Promise<void> {
+    this.failures = 0;
+    this.again = true;
+    while (this.running) await this.running;
+    if (!this.again) return;
+    this.running = this.loop().finally(() => (this.running = null));
+    await this.running;
+  }
+
+  /** A trigger that should act at once (online, live message): resets the backoff. */
+  private trigger(): void {
+    this.failures = 0;
+    this.schedule(0, true);
+  }
+
+  private schedule(delay: number, force: boolean): void {
+    if (!this.started) return;
+    // While backing off, a local write waits for the retry (the network will not be back sooner).
+    if (!force && this.current.state === 'offline' && this.timer) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.syncNow().catch(() => undefined);
+    }, delay);
+  }
+
+  private async loop(): Promise<void> {
+    while (this.again) {
+      this.again = false;
+      try {
+        await this.cycle();
+        this.failures = 0;
+        this.offlineSince = null;
+      } catch (err) {
+        this.fail(err);
+        return;
+      }
+    }
+  }
+
+  private async cycle(): Promise<void> {
+    this.writtenSince = 0;
+    for (;;) {
+      const round = await pushOnce(this.db, this.transport, this.projectId);
+      if (round.left > 0) this.set({ state: 'pending', count: round.left });
+      if (round.left === 0 || round.sent === 0) break;
+    }
+    const pulled = await pullAll(this.db, this.transport, this.projectId, this.opts.pullPageSize);
+    if (pulled.applied > 0) for (const fn of this.appliedListeners) fn(pulled);
+    this.set({ state: 'synced', at: Date.now() });
+  }
+
+  private fail(err: unknown): void {
+    if (err instanceof SyncHttpError && err.status === 401) {
+      this.halt({ state: 'error', message: 'Signed out of the server: sign in again to sync this project.', signedOut: true });
+      return;
+    }
+    const delay = this.backoff(this.failures++);
+    if (isRetryable(err)) {
+      this.offlineSince ??= Date.now();
+      this.set({ state: 'offline', since: this.offlineSince, retryAt: this.started ? Date.now() + delay : null });
+    } else {
+      this.set({ state: 'error', message: err instanceof Error ? err.message : String(err), signedOut: false });
+    }
+    if (this.started) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        void this.syncNow().catch(() => undefined);
+      }, delay);
+    }
+  }
+
+  /** Exponential backoff with "equal jitter": between half and all of base * 2^n, capped. */
+  private backoff(n: number): number {
+    const d = Math.min(this.opts.maxBackoffMs, this.opts.backoffMs * 2 ** Math.min(n, 30));
+    return d / 2 + (d / 2) * this.opts.random();
+  }
+
+  private async connectLive(): Promise<void> {
+    if (!this.started) return;
+    const link = await readLink(this.db, this.projectId);
+    if (!link || !this.started) return;
+    this.live = this.transport.live(link.serverProjectId, {
+      message: (m) => {
+        this.liveFailures = 0;
+        if (m.type === 'hello' || m.type === 'changed') {
+          void readLink(this.db, this.projectId).then((l) => {
+            if (l && compareCursors(m.cursor, l.cursor) > 0) this.trigger();
+          });
+        }
+      },
+      closed: () => {
+        this.live = null;
+        if (!this.started) return;
+        const delay = this.backoff(this.liveFailures++);
+        this.liveTimer = setTimeout(() => {
+          this.liveTimer = null;
+          void this.connectLive();
+        }, delay);
+      },
+    });
+    if (this.live && this.openClip !== null) this.live.send({ type: 'open', clipId: this.openClip });
+  }
+
+  private set(status: SyncStatus): void {
+    this.current = status;
+    this.emit();
+  }
+
+  private emit(): void {
+    for (const fn of this.listeners) fn(this.current);
+  }
+}

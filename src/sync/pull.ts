@@ -1,0 +1,28 @@
+/** Pulling a project's changes after its checkpoint, page by page, each page applied in one transaction (applyPull.ts). */
+import type { SpocDb } from '../store/db';
+import { applyPullPage, type ApplyResult } from './applyPull';
+import { readLink } from './syncState';
+import type { SyncTransport } from './transport';
+
+export interface PullRound {
+  pages: number;
+  applied: number;
+  problems: number;
+  rebuilt: ApplyResult['rebuilt'];
+}
+
+export async function pullAll(db: SpocDb, transport: SyncTransport, projectId: string, pageSize?: number): Promise<PullRound> {
+  const round: PullRound = { pages: 0, applied: 0, problems: 0, rebuilt: [] };
+  for (;;) {
+    const link = await readLink(db, projectId);
+    if (!link) throw new Error('This project is not linked to a server.');
+    const page = await transport.pull(link.serverProjectId, link.cursor, pageSize);
+    const result = await applyPullPage(db, projectId, page);
+    round.pages++;
+    round.applied += result.applied;
+    round.problems += result.problems;
+    round.rebuilt.push(...result.rebuilt);
+    // A page that does not move the cursor cannot be followed by more (a server bug otherwise): stop.
+    if (!page.more || page.cursor === link.cursor) return round;
+  }
+}
