@@ -1,0 +1,249 @@
+/**
+ * The team server under a team's load: `npm run bench server-team`.
+ *
+ * N simulated annotators (bench/sync/annotator.ts; default 50) on loopback, each pushing a real
+ * stroke revision every 200 ms on its own clip for 60 s, each listening on the live socket and
+ * pulling what the others pushed. Printed per setup: push-to-visible on the other clients p50 / p95
+ * (from sending the push to having pulled the row), pushes per second, refused and failed pushes,
+ * server CPU (the server processes' user + system time over the run, as % of one core), and
+ * revisions lost (accepted by the server but missing from the server's log or from any client after
+ * the drain — must be 0).
+ *
+ * Setups: one server process on the embedded database; and, when SPOC_TEST_PG_URL or DATABASE_URL
+ * names a PostgreSQL server (e.g. `source .ci/postgres.sh`), one process and two processes sharing
+ * one PostgreSQL database (annotators split between them, so every change crosses processes through
+ * LISTEN/NOTIFY). Servers are real `spoc-studio serve` processes. Prints figures only.
+ * SYNC_BENCH_ANNOTATORS / SYNC_BENCH_SECONDS shorten a trial run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as netServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { createAccount, createApiToken } from '../server/auth/accounts';
+import type { Db } from '../server/db/db';
+import { migrate } from '../server/db/migrate';
+import { openPgDb } from '../server/db/pgDb';
+import { openPgliteDb } from '../server/db/pgliteDb';
+import { HEIGHT, WIDTH } from './sync/strokes';
+import { SimulatedAnnotator } from './sync/annotator';
+
+const ANNOTATORS = Number(process.env.SYNC_BENCH_ANNOTATORS ?? 50);
+const SECONDS = Number(process.env.SYNC_BENCH_SECONDS ?? 60);
+const PERIOD_MS = 200;
+const FRAMES = 10;
+const FAST_SCRYPT = { N: 1024, r: 8, p: 1 };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = netServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** user + system CPU seconds of a process so far (Linux /proc). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+}
+
+async function startServer(args: string[], env: NodeJS.ProcessEnv): Promise<Server> {
+  const port = await freePort();
+  // tsx's node directly (not the npx / shim wrapper), so the pid measured is the server's own.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/spoc-studio.ts', 'serve', '--host', '127.0.0.1', '--port', String(port), '--dist', 'bench/results/no-app', ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 400; i++) {
+    if (child.exitCode !== null) throw new Error(`serve exited: ${err}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`serve did not start: ${err}`);
+}
+
+async function stopServer(s: Server): Promise<void> {
+  if (s.child.exitCode !== null) return;
+  const exited = new Promise((r) => s.child.once('exit', r));
+  s.child.kill('SIGTERM');
+  await exited;
+}
+
+interface Team {
+  manager: string;
+  annotators: { username: string; token: string }[];
+}
+
+/** Accounts and tokens, made directly in the database as `spoc-studio user add` / `token create` do. */
+async function makeTeam(db: Db): Promise<Team> {
+  await migrate(db);
+  await createAccount(db, 'bench-manager', 'bench password 123', FAST_SCRYPT);
+  const manager = await createApiToken(db, 'bench-manager');
+  const annotators = [];
+  for (let i = 0; i < ANNOTATORS; i++) {
+    const username = `bench-ann-${i}`;
+    await createAccount(db, username, 'bench password 123', FAST_SCRYPT);
+    annotators.push({ username, token: await createApiToken(db, username) });
+  }
+  return { manager, annotators };
+}
+
+async function api(base: string, token: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${base}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? null : res.json();
+}
+
+/** The project, its members and one clip per annotator, assigned to them, through the API. */
+async function makeProject(base: string, team: Team): Promise<{ projectId: string; clips: string[] }> {
+  const projectId = crypto.randomUUID();
+  await api(base, team.manager, 'POST', '/projects', { name: 'sync bench', id: projectId });
+  for (const a of team.annotators) await api(base, team.manager, 'POST', `/projects/${projectId}/members`, { username: a.username, role: 'annotator' });
+  const now = Date.now();
+  const clips = team.annotators.map(() => crypto.randomUUID());
+  const changes = clips.map((id, i) => ({
+    kind: 'clip',
+    id,
+    row: {
+      id,
+      projectId,
+      name: `clip ${i}`,
+      createdAt: now,
+      updatedAt: now,
+      width: WIDTH,
+      height: HEIGHT,
+      frameCount: FRAMES,
+      sampleFps: 1,
+      source: { kind: 'video', fileName: `clip${i}.mp4`, durationSec: FRAMES },
+      osc: { verb: 'peel', noun: 'banana', actionable: 'unpeeled banana', transformed: 'peeled banana' },
+      subset: 'seen',
+      status: 'todo',
+      assignee: team.annotators[i].username,
+    },
+  }));
+  for (let i = 0; i < changes.length; i += 100) {
+    const res = (await api(base, team.manager, 'POST', `/projects/${projectId}/sync/push`, { protocol: 1, clientId: crypto.randomUUID(), changes: changes.slice(i, i + 100) })) as { outcomes: { status: string; error?: string }[] };
+    const refused = res.outcomes.find((o) => o.status !== 'accepted');
+    if (refused) throw new Error(`clip refused: ${refused.error}`);
+  }
+  return { projectId, clips };
+}
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+const pct = (xs: number[], p: number) => {
+  if (xs.length === 0) return NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+async function run(label: string, servers: Server[], team: Team): Promise<void> {
+  const { projectId, clips } = await makeProject(servers[0].url, team);
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const clients = team.annotators.map(
+    (a, i) =>
+      new SimulatedAnnotator({ base: servers[i % servers.length].url, projectId, clipId: clips[i], username: a.username, token: a.token, clientId: crypto.randomUUID(), periodMs: PERIOD_MS, frames: FRAMES, random: seeded(i + 1), sentAt, latencies }),
+  );
+  await Promise.all(clients.map((c) => c.connect()));
+  const cpu0 = servers.map((s) => cpuSeconds(s.child.pid!));
+  const t0 = performance.now();
+  clients.forEach((c) => c.start());
+  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  await Promise.all(clients.map((c) => c.stop()));
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpu = servers.map((s, i) => cpuSeconds(s.child.pid!) - cpu0[i]);
+
+  // Drain: every client pulls to the end.
+  const accepted = new Set(clients.flatMap((c) => c.accepted));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && clients.some((c) => [...accepted].some((id) => !c.seen.has(id)))) {
+    await Promise.all(clients.map((c) => c.pull()));
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const missing = clients.reduce((n, c) => n + [...accepted].filter((id) => !c.seen.has(id)).length, 0);
+  clients.forEach((c) => c.close());
+  const refused = clients.reduce((n, c) => n + c.refused, 0);
+  const failed = clients.reduce((n, c) => n + c.pushErrors, 0);
+  console.log(
+    `| ${label} | ${ANNOTATORS} | ${(accepted.size / elapsed).toFixed(0)} | ${pct(latencies, 50).toFixed(0)} / ${pct(latencies, 95).toFixed(0)} ms | ${cpu.map((c) => `${((100 * c) / elapsed).toFixed(0)} %`).join(' + ')} | ${refused} / ${failed} | ${missing} |`,
+  );
+}
+
+async function main(): Promise<void> {
+  console.log(`${ANNOTATORS} annotators, one stroke revision each every ${PERIOD_MS} ms for ${SECONDS} s, on loopback (this machine: 2 cores shared by clients, servers and the database).\n`);
+  console.log('| setup | annotators | accepted pushes/s | push-to-visible p50 / p95 | server CPU (of one core) | refused / failed pushes | revisions lost |');
+  console.log('|---|---|---|---|---|---|---|');
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'spoc-sync-bench-'));
+  try {
+    const embedded = await openPgliteDb(dataDir);
+    const team = await makeTeam(embedded);
+    await embedded.close();
+    const server = await startServer(['--data', dataDir], process.env);
+    try {
+      await run('1 process, embedded PGlite', [server], team);
+    } finally {
+      await stopServer(server);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const pgUrl = process.env.DATABASE_URL ?? process.env.SPOC_TEST_PG_URL;
+  if (!pgUrl) {
+    console.log('| PostgreSQL setups | (skipped: set SPOC_TEST_PG_URL or DATABASE_URL, e.g. `source .ci/postgres.sh`) |');
+    return;
+  }
+  for (const processes of [1, 2]) {
+    const name = `spoc_sync_bench_${processes}_${process.pid}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(pgUrl);
+    url.pathname = `/${name}`;
+    try {
+      const db = openPgDb({ connectionString: url.toString() });
+      const team = await makeTeam(db);
+      await db.close();
+      const env = { ...process.env, DATABASE_URL: url.toString() };
+      const servers: Server[] = [];
+      for (let i = 0; i < processes; i++) servers.push(await startServer([], env));
+      try {
+        await run(`${processes} process${processes > 1 ? 'es' : ''}, one PostgreSQL`, servers, team);
+      } finally {
+        await Promise.all(servers.map(stopServer));
+      }
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+}
+
+await main();

@@ -1,0 +1,140 @@
+/**
+ * One simulated annotator for the sync bench: a headless client on loopback that speaks the sync
+ * protocol as the browser does (bearer token instead of a cookie): it pushes one stroke revision
+ * every `periodMs` on its own clip, listens on the live socket, and pulls whenever the project
+ * changed (one pull in flight at a time; changes arriving meanwhile are coalesced into the next).
+ * It notes when every revision of another annotator first became visible to it.
+ */
+import WebSocket from 'ws';
+import { CURSOR_START, compareCursors, type Cursor, type PullResponse, type PushResponse } from '../../src/sync/protocol';
+import { emptyMap, strokeRevision } from './strokes';
+import type { LabelMap } from '../../src/masks/labelMap';
+
+export interface AnnotatorOptions {
+  base: string;
+  projectId: string;
+  clipId: string;
+  username: string;
+  token: string;
+  clientId: string;
+  periodMs: number;
+  /** Frames of the clip the strokes spread over. */
+  frames: number;
+  random: () => number;
+  /** Shared by every annotator: push send time per revision id. */
+  sentAt: Map<string, number>;
+  /** Push-to-visible latencies seen by this client (ms). */
+  latencies: number[];
+}
+
+export class SimulatedAnnotator {
+  cursor: Cursor = CURSOR_START;
+  readonly seen = new Set<string>();
+  readonly accepted: string[] = [];
+  refused = 0;
+  pushErrors = 0;
+  private socket: WebSocket | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private pulling = false;
+  private pullAgain = false;
+  private readonly maps: LabelMap[];
+  private pushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly o: AnnotatorOptions) {
+    this.maps = Array.from({ length: o.frames }, emptyMap);
+  }
+
+  private headers(json = false): Record<string, string> {
+    return { authorization: `Bearer ${this.o.token}`, ...(json ? { 'content-type': 'application/json' } : {}) };
+  }
+
+  async connect(): Promise<void> {
+    const url = `${this.o.base.replace(/^http/, 'ws')}/api/projects/${this.o.projectId}/sync/live`;
+    this.socket = new WebSocket(url, { headers: this.headers() });
+    await new Promise<void>((resolve, reject) => {
+      this.socket!.once('open', () => resolve());
+      this.socket!.once('error', reject);
+    });
+    this.socket.on('message', (data) => {
+      const m = JSON.parse(data.toString()) as { type: string; cursor?: Cursor };
+      if ((m.type === 'changed' || m.type === 'hello') && m.cursor && compareCursors(m.cursor, this.cursor) > 0) void this.pull();
+    });
+  }
+
+  start(): void {
+    // Spread the annotators' ticks over the period, as people do not stroke in step.
+    const first = this.o.random() * this.o.periodMs;
+    this.timer = setTimeout(() => {
+      this.timer = setInterval(() => {
+        this.pushing = this.pushing.then(() => this.pushOne());
+      }, this.o.periodMs);
+    }, first);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      clearInterval(this.timer);
+    }
+    await this.pushing;
+  }
+
+  close(): void {
+    this.socket?.close();
+  }
+
+  private async pushOne(): Promise<void> {
+    const frame = Math.floor(this.o.random() * this.o.frames);
+    const id = crypto.randomUUID();
+    const row = { id, clipId: this.o.clipId, frameIndex: frame, source: 'gt', author: this.o.username, at: Date.now(), ...strokeRevision(this.maps[frame], this.o.random) };
+    this.o.sentAt.set(id, performance.now());
+    try {
+      const res = await fetch(`${this.o.base}/api/projects/${this.o.projectId}/sync/push`, {
+        method: 'POST',
+        headers: this.headers(true),
+        body: JSON.stringify({ protocol: 1, clientId: this.o.clientId, changes: [{ kind: 'revision', id, row, base: this.cursor }] }),
+      });
+      if (!res.ok) {
+        this.pushErrors++;
+        return;
+      }
+      const body = (await res.json()) as PushResponse;
+      for (const outcome of body.outcomes) {
+        if (outcome.status === 'accepted') this.accepted.push(outcome.id);
+        else this.refused++;
+      }
+    } catch {
+      this.pushErrors++;
+    }
+  }
+
+  async pull(): Promise<void> {
+    if (this.pulling) {
+      this.pullAgain = true;
+      return;
+    }
+    this.pulling = true;
+    try {
+      do {
+        this.pullAgain = false;
+        let more = true;
+        while (more) {
+          const res = await fetch(`${this.o.base}/api/projects/${this.o.projectId}/sync/pull?after=${this.cursor}&limit=1000`, { headers: this.headers() });
+          if (!res.ok) throw new Error(`pull: ${res.status} ${await res.text()}`);
+          const page = (await res.json()) as PullResponse;
+          const now = performance.now();
+          for (const change of page.changes) {
+            if (change.kind !== 'revision' || this.seen.has(change.id)) continue;
+            this.seen.add(change.id);
+            const sent = this.o.sentAt.get(change.id);
+            if (sent !== undefined && change.by !== this.o.username) this.o.latencies.push(now - sent);
+          }
+          this.cursor = page.cursor;
+          more = page.more;
+        }
+      } while (this.pullAgain);
+    } finally {
+      this.pulling = false;
+    }
+  }
+}
