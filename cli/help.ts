@@ -11,6 +11,8 @@ Usage:
   spoc-studio serve [--port P] [--host H] [--data DIR] [--dist DIR]
   spoc-studio user add|reset-password NAME [--password-stdin] [--data DIR]
   spoc-studio token create NAME [--data DIR]
+  spoc-studio pull --server URL --project ID --out DIR [--pred NAME] [--approved-only]
+  spoc-studio push --server URL --project ID --pred NAME DIR
   spoc-studio help [COMMAND]
   spoc-studio --version
 
@@ -22,6 +24,8 @@ Commands:
   serve     run the team server: the app and its accounts API on PostgreSQL (docs/server.md)
   user      create a server account or set a new password (run on the server machine)
   token     make a bearer token for the CLI to use against the server
+  pull      write a server project's gt (and a prediction) as mask folders for eval
+  push      send predicted masks to a server project as a pred:NAME layer
 
 Exit codes: 0 success, 1 data error (a file is unreadable, malformed or inconsistent), 2 usage error.
 Run "spoc-studio help COMMAND" for the options of a command. Documentation: docs/cli.md.
@@ -187,6 +191,67 @@ Options:
 
 ${DATABASE_NOTE}`;
 
+const TOKEN_NOTE = `Token: the SPOC_TOKEN environment variable, or --token-file FILE (a file holding it), as
+"spoc-studio token create NAME" printed it; the CLI acts as that user, with their project role.
+There is no --token option on purpose: a command line is visible to every user of the machine
+(ps) and is kept in shell history.
+`;
+
+export const PULL_HELP = `Usage: spoc-studio pull --server URL --project ID --out DIR [options]
+
+Pulls every row of a server project (page by page, GET /api/projects/ID/sync/pull), rebuilds each
+frame's mask as the replay of its revisions in cursor order (what every browser shows), and
+writes the WhereToChange layout that "spoc-studio eval" reads, with the app's own writer:
+  <verb>_<noun>/gt/masks/<video>/<frame>.png     the gt layer of every frame that has one
+  <verb>_<noun>/meta/<video>.json                frames, phases, ignored frames
+  <verb>_<noun>/pred/masks/<video>/<frame>.png   the pred:NAME layer (with --pred)
+  <verb>_<noun>/pred/meta/<video>.json
+Clips in the trash are not on the server. Clips that are not approved are written too, and
+listed with their status on stderr (--approved-only leaves them out).
+
+Options:
+  --server URL        the team server, e.g. https://annotate.lab.example (required)
+  --project ID        the project's id, as in the app's address (required)
+  --out DIR           output folder (required; must be empty unless --force)
+  --pred NAME         also write the prediction pred:NAME (one per pull; pull again into another
+                      folder for another prediction)
+  --approved-only     leave out clips that are not approved
+  --token-file FILE   read the token from FILE instead of SPOC_TOKEN
+  --force             write into a non-empty DIR (files of the same name are overwritten)
+  -h, --help          show this help
+
+${TOKEN_NOTE}
+Errors (exit 1): the server cannot be reached, refuses the token (401) or has no such project
+for this user (404).
+
+Try:  SPOC_TOKEN=$(cat ~/.spoc-token) spoc-studio pull --server https://annotate.lab.example \\
+        --project 0f6c... --out pulled --pred sam2
+      spoc-studio eval --gt pulled --pred pulled
+`;
+
+export const PUSH_HELP = `Usage: spoc-studio push --server URL --project ID --pred NAME DIR
+
+Sends predicted masks to a server project as the layer pred:NAME. DIR holds one folder of PNG
+masks per clip, in any layout "eval" reads (<verb>_<noun>/pred/masks/<video>/, gt/masks/<video>/,
+DAVIS Annotations/<video>/, <video>/). Folders are matched to the server's clips by name (or by the
+name of the video a clip was imported from) and masks to frames by file name, as the app's
+"prediction for the whole project" import does; every problem is listed and then nothing is sent.
+
+Each frame whose mask differs from the server's pred:NAME layer becomes one revision (the whole
+frame as its box, by the token's user), sent in batches the server accepts; a frame whose mask
+already equals the server's is skipped, so running push again sends nothing. Rows the server
+refuses are printed one per line, and the exit code is then 1. Adding prediction layers needs the
+reviewer or manager role.
+
+Options:
+  --server URL        the team server (required)
+  --project ID        the project's id (required)
+  --pred NAME         the prediction's name (required): the layer becomes pred:NAME
+  --token-file FILE   read the token from FILE instead of SPOC_TOKEN
+  -h, --help          show this help
+
+${TOKEN_NOTE}`;
+
 export const HELP: Record<string, string> = {
   eval: EVAL_HELP,
   demo: DEMO_HELP,
@@ -194,4 +259,6 @@ export const HELP: Record<string, string> = {
   serve: SERVE_HELP,
   user: USER_HELP,
   token: TOKEN_HELP,
+  pull: PULL_HELP,
+  push: PUSH_HELP,
 };

@@ -6,6 +6,8 @@
 import { convertCommand } from './commands/convert';
 import { demoCommand } from './commands/demo';
 import { evalCommand } from './commands/eval';
+import { pullCommand } from './commands/pull';
+import { pushCommand } from './commands/push';
 import { serveCommand } from './commands/serve';
 import { tokenCommand, userCommand } from './commands/user';
 import { HELP, MAIN_HELP } from './help';
@@ -19,6 +21,8 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<n
   serve: serveCommand,
   user: userCommand,
   token: tokenCommand,
+  pull: pullCommand,
+  push: pushCommand,
 };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
