@@ -3,14 +3,14 @@
  * `spoc-studio eval` reads, written by the app's own WhereToChange writer (src/io/formats/wtc.ts).
  * Each frame's mask is the replay of its revisions in cursor order (cli/remote/serverProject.ts).
  */
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { exportWtc } from '../../src/io/formats/wtc';
 import { predictionSource } from '../../src/io/sources/predictions';
 import type { LayerSource } from '../../src/store/types';
 import { flag, parseCommandArgs, requireString } from '../args';
 import { PULL_HELP } from '../help';
-import { DataError, EXIT, UsageError, displayPath, fsProblem, resolvePath, type CliIo } from '../io';
+import { DataError, EXIT, UsageError, resolvePath, type CliIo } from '../io';
+import { writeOutput } from './convertFiles';
 import { parseServerUrl, readToken, serverClient } from '../remote/serverClient';
 import { clipAnnotations, serverClips } from '../remote/serverProject';
 
@@ -63,15 +63,8 @@ export async function pullCommand(argv: readonly string[], io: CliIo, doFetch?: 
       throw err;
     }
   });
-  for (const f of files) {
-    const target = path.join(outAbs, ...f.path.split('/'));
-    try {
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, f.data instanceof Blob ? new Uint8Array(await f.data.arrayBuffer()) : f.data);
-    } catch (err) {
-      throw new DataError(`${displayPath(out, f.path)}: cannot write (${fsProblem(err)})`);
-    }
-  }
+  // All masks are rebuilt before the first is written; a failed write removes what this run wrote.
+  await writeOutput(files, [], { output: out, force: true }, outAbs, false, (name) => name);
   const masks = files.filter((f) => f.path.endsWith('.png')).length;
   io.stderr.write(`pulled ${rows.length} rows: ${clips.length} ${clips.length === 1 ? 'clip' : 'clips'}, ${masks} masks written to ${out}\n`);
   return EXIT.ok;
