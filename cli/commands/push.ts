@@ -22,7 +22,7 @@ import { REMOTE_OPTIONS } from './pull';
 import { parseServerUrl, readToken, serverClient, type ServerClient } from '../remote/serverClient';
 import { latestCursor, replayedLayer, serverClips, type ServerClip } from '../remote/serverProject';
 
-/** Room left in a push body for the envelope around the changes (protocol, clientId, brackets). */
+/** Room kept in a push body for the envelope around the changes (protocol, clientId, brackets). */
 const ENVELOPE_BYTES = 1024;
 
 export async function pushCommand(argv: readonly string[], io: CliIo, doFetch?: typeof fetch): Promise<number> {
@@ -91,22 +91,35 @@ function frameRevision(c: ServerClip, source: PredictionSource, frameIndex: numb
   return { kind: 'revision', id, base: latestCursor(c, source, frameIndex), row: { id, clipId: c.clip.id, source, author, at: Date.now(), ...pixels } };
 }
 
-/** Sends the changes in batches within MAX_PUSH_CHANGES and MAX_PUSH_BYTES; prints each refusal. */
+/**
+ * Splits changes into push bodies the server reads: at most `maxCount` changes and `maxBytes` of JSON
+ * each (`ENVELOPE_BYTES` kept for the rest of the body). A change too large for any body is an error.
+ */
+export function pushBatches<T extends { change: PushChange; label: string }>(changes: readonly T[], maxCount = MAX_PUSH_CHANGES, maxBytes = MAX_PUSH_BYTES): T[][] {
+  const batches: T[][] = [];
+  let batch: T[] = [];
+  let bytes = ENVELOPE_BYTES;
+  for (const c of changes) {
+    const size = Buffer.byteLength(JSON.stringify(c.change)) + 1;
+    if (size + ENVELOPE_BYTES > maxBytes) throw new DataError(`${c.label}: its revision is ${size} bytes, more than a push may carry (${maxBytes})`);
+    if (batch.length === maxCount || bytes + size > maxBytes) {
+      batches.push(batch);
+      batch = [];
+      bytes = ENVELOPE_BYTES;
+    }
+    batch.push(c);
+    bytes += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/** Sends the changes batch by batch; prints each refusal. */
 async function pushInBatches(client: ServerClient, projectId: string, changes: readonly { change: PushChange; label: string }[], io: CliIo): Promise<{ accepted: number; refused: number }> {
   const clientId = randomUUID();
   let accepted = 0;
   let refused = 0;
-  let i = 0;
-  while (i < changes.length) {
-    const batch: { change: PushChange; label: string }[] = [];
-    let bytes = ENVELOPE_BYTES;
-    while (i < changes.length && batch.length < MAX_PUSH_CHANGES) {
-      const size = Buffer.byteLength(JSON.stringify(changes[i].change)) + 1;
-      if (size + ENVELOPE_BYTES > MAX_PUSH_BYTES) throw new DataError(`${changes[i].label}: its revision is ${size} bytes, more than a push may carry (${MAX_PUSH_BYTES})`);
-      if (batch.length > 0 && bytes + size > MAX_PUSH_BYTES) break;
-      batch.push(changes[i++]);
-      bytes += size;
-    }
+  for (const batch of pushBatches(changes)) {
     const response = await client.push(projectId, clientId, batch.map((b) => b.change));
     batch.forEach((b, k) => {
       const o = response.outcomes[k];
