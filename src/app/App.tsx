@@ -4,6 +4,7 @@ import { Notices } from './Notices';
 import { StorageMeter } from './StorageMeter';
 import { UserName } from './UserName';
 import { AccountMenu } from './account/AccountMenu';
+import { SyncIndicator } from './team/SyncIndicator';
 import { ProjectsPage } from './dashboard/ProjectsPage';
 import { ProjectPage } from './dashboard/ProjectPage';
 import { EditorPage } from './editor/EditorPage';
@@ -22,6 +23,7 @@ export function App() {
         </a>
         <span className="flex-1" />
         <Suspense fallback={null}>
+          <SyncIndicator />
           <UserName />
           <AccountMenu />
         </Suspense>

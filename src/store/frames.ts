@@ -15,8 +15,26 @@ export async function getFrame(db: SpocDb, clipId: string, index: number): Promi
   return db.frames.get([clipId, index]);
 }
 
+/**
+ * Fetches a frame's picture that is not stored here yet and stores it; true when it is now stored.
+ * A project synced with a team server holds frame rows whose pictures are fetched on demand
+ * (docs/sync.md "The browser client"); the sync layer registers the fetcher, so every reader of
+ * pictures (the editor, exports, assists) gets them without knowing about sync.
+ */
+export type MissingFrameImageSource = (clipId: string, index: number) => Promise<boolean>;
+const missingImageSources = new WeakMap<SpocDb, MissingFrameImageSource>();
+
+export function setMissingFrameImageSource(db: SpocDb, source: MissingFrameImageSource | null): void {
+  if (source) missingImageSources.set(db, source);
+  else missingImageSources.delete(db);
+}
+
 export async function getFrameImage(db: SpocDb, clipId: string, index: number): Promise<FrameImage | undefined> {
-  return db.frameImages.get([clipId, index]);
+  const row = await db.frameImages.get([clipId, index]);
+  if (row) return row;
+  const source = missingImageSources.get(db);
+  if (!source || !(await db.frames.get([clipId, index]))) return undefined;
+  return (await source(clipId, index)) ? db.frameImages.get([clipId, index]) : undefined;
 }
 
 /** Sets or clears (`undefined`) the phase of a frame. */

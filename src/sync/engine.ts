@@ -47,6 +47,9 @@ export class SyncEngine {
   private current: SyncStatus = { state: 'stopped' };
   private readonly listeners = new Set<(s: SyncStatus) => void>();
   private readonly appliedListeners = new Set<(round: PullRound) => void>();
+  private readonly presenceListeners = new Set<() => void>();
+  /** clip id -> user names with it open, as the server last said (live `presence`). */
+  private presenceNow: Readonly<Record<string, readonly string[]>> = {};
   private running: Promise<void> | null = null;
   private again = false;
   private started = false;
@@ -92,6 +95,17 @@ export class SyncEngine {
     this.appliedListeners.add(fn);
     return () => this.appliedListeners.delete(fn);
   }
+
+  /** Who has which clip open (the server's word; this browser's own user included). */
+  get presence(): Readonly<Record<string, readonly string[]>> {
+    return this.presenceNow;
+  }
+
+  /** Calls `fn` whenever the presence changes; returns the unsubscribe. (Arrow, as `subscribe`.) */
+  subscribePresence = (fn: () => void): (() => void) => {
+    this.presenceListeners.add(fn);
+    return () => this.presenceListeners.delete(fn);
+  };
 
   start(): void {
     if (this.started) return;
@@ -236,6 +250,9 @@ export class SyncEngine {
           void readLink(this.db, this.projectId).then((l) => {
             if (l && compareCursors(m.cursor, l.cursor) > 0) this.trigger();
           });
+        } else if (m.type === 'presence') {
+          this.presenceNow = m.clips;
+          for (const fn of this.presenceListeners) fn();
         }
       },
       closed: () => {

@@ -10,6 +10,7 @@ import { updateProject } from '../../store/projects';
 import { restoreProject } from '../../store/trash';
 import type { Project } from '../../store/types';
 import { moveProjectToTrash } from './clipActions';
+import { ShareToServer } from '../team/ShareToServer';
 
 const button = 'rounded border border-zinc-700 px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800';
 
@@ -63,6 +64,7 @@ export function ProjectHeader({ project }: { project: Project }) {
       <button className={button} onClick={() => void trash()}>
         Move project to trash
       </button>
+      <ShareToServer project={project} />
     </div>
   );
 }

@@ -12,6 +12,8 @@ import { ExportAnnotations, type ExportScope } from '../export/ExportAnnotations
 import { ClipFilters } from './ClipFilters';
 import { AssignmentBoard } from './AssignmentBoard';
 import { MembersPanel } from '../team/MembersPanel';
+import { SyncProblems } from '../team/SyncProblems';
+import { readLink } from '../../sync';
 import { useServerProject } from '../team/useServerProject';
 import type { ServerMember } from '../../workspace/teamServer';
 import { ClipCard } from './ClipCard';
@@ -29,7 +31,9 @@ export function ProjectPage({ projectId }: { projectId: string }) {
   const stats = useLiveQuery(() => projectStats(db, projectId), [db, projectId]);
   const [filter, setFilter] = useState<ClipFilter>(NO_FILTER);
   const [exportScope, setExportScope] = useState<ExportScope>({ kind: 'all' });
-  const serverProject = useServerProject(projectId);
+  // Asked again once the project is linked (shared from here, or opened from the server).
+  const linked = useLiveQuery(async () => (await readLink(db, projectId)) !== undefined, [db, projectId], false);
+  const serverProject = useServerProject(projectId, linked ? 1 : 0);
   const [members, setMembers] = useState<ServerMember[]>([]);
   const lastActor = useLiveQuery(async () => lastActors(db, (await listClips(db, projectId)).map((c) => c.id)), [db, projectId]);
 
@@ -62,6 +66,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
       <ExportAnnotations project={project} clips={clips ?? []} shown={shown} scope={exportScope} onScope={setExportScope} />
       <ProjectPredictionImport clips={clips ?? []} />
       <ProjectMetricsPanel project={project} clips={clips ?? []} />
+      <SyncProblems projectId={projectId} clipNames={new Map((clips ?? []).map((c) => [c.id, c.name]))} />
       {serverProject && <MembersPanel project={serverProject} onMembers={setMembers} />}
       <AssignmentBoard clips={clips ?? []} shown={shown} people={serverProject ? members.filter((m) => m.role === 'annotator').map((m) => m.username) : []} onFilter={setFilter} />
       <ClipFilters clips={clips ?? []} filter={filter} onChange={setFilter} lastActor={lastActor} />

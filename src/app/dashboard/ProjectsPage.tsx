@@ -8,6 +8,7 @@ import { OpenDemoButton } from '../demo/OpenDemoButton';
 import { ImportBundleButton } from './ProjectTransfer';
 import { storageChanged } from '../StorageMeter';
 import { ProjectTrash } from './ProjectTrash';
+import { ServerProjects } from '../team/ServerProjects';
 import { moveProjectToTrash } from './clipActions';
 import type { Project } from '../../store/types';
 
@@ -94,6 +95,7 @@ export function ProjectsPage() {
         ))}
         {projects.length === 0 && <li className="px-4 py-3 text-zinc-500">No projects yet.</li>}
       </ul>
+      <ServerProjects />
       <ProjectTrash />
     </div>
   );

@@ -22,6 +22,7 @@ import { lowConfidenceStore } from '../../inference/ui/propagate/propagationNote
 import { SuggestStatesFallback } from '../../inference/ui/fallback/SuggestStates';
 import { ReviewerOverlay, ReviewerToggle } from '../../review/ui/ReviewerMode';
 import { WatchPanel } from './WatchPanel';
+import { ClipPresence } from '../team/ClipPresence';
 import { REVIEW_ACTIONS } from '../../review/ui/reviewActions';
 import { useReviewMasksRequest } from '../../review/ui/reviewMasks';
 import { ASSIST_ACTIONS } from '../../inference/ui/assistActions';
@@ -32,6 +33,7 @@ function HeaderSlot({ db, clip, session, images }: EditorSlotContext) {
   return (
     <>
       <ReviewBar db={db} clip={clip} />
+      <ClipPresence db={db} clip={clip} />
       <ReviewerToggle />
       <AiAssist session={session} images={images} />
     </>
