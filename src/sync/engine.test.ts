@@ -105,4 +105,25 @@ describe('SyncEngine', () => {
     expect(calls).toHaveLength(n);
     expect(engine.status).toMatchObject({ state: 'error', signedOut: true, message: expect.stringMatching(/sign in again/) });
   });
+  it('backs off exponentially while the network stays down: each retry waits twice as long as the last, up to the cap', async () => {
+    const db = await pool.open();
+    const { projectId, clip } = await linkedProject(db);
+    await new Painter(db, clip, 'ann').stroke(0, { x: 0, y: 0, w: 2, h: 2 }, 1);
+    const calls: Call[] = [];
+    // random 1: every delay is exactly the backoff step (no jitter).
+    const engine = new SyncEngine(db, projectId, fetchTransport({ csrfToken: () => 'tok-3', fetch: offlineFetch(calls) }), { events: null, backoffMs: 5, maxBackoffMs: 40, random: () => 1 });
+    engines.push(engine);
+    const delays: number[] = [];
+    engine.subscribe((s) => {
+      if (s.state === 'offline' && s.retryAt !== null) delays.push(Math.round(s.retryAt - Date.now()));
+    });
+    engine.start();
+    await vi.waitFor(() => expect(delays.length).toBeGreaterThanOrEqual(6));
+    // Each retry is a failure in a row: the step grows (5, 10, 20, 40, 40...) instead of restarting at 5.
+    const steps = [5, 10, 20, 40, 40, 40];
+    expect(delays.slice(0, 6).map((d, i) => (Math.abs(d - steps[i]) <= 1 ? steps[i] : d))).toEqual(steps);
+    // "Sync now" is a person asking: it starts again from the first step.
+    await engine.syncNow();
+    expect(delays.at(-1)).toBeLessThanOrEqual(6);
+  });
 });

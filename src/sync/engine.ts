@@ -148,6 +148,14 @@ export class SyncEngine {
   /** Runs a push-then-pull cycle now (also while stopped: tests, "Sync now"); resolves when it and any cycle it triggered end. */
   async syncNow(): Promise<void> {
     this.failures = 0;
+    return this.run();
+  }
+
+  /**
+   * A cycle from a timer: a retry or a local write. Unlike `syncNow` it keeps the failure count, or
+   * the backoff would restart from its first step at every retry and never grow.
+   */
+  private async run(): Promise<void> {
     this.again = true;
     while (this.running) await this.running;
     if (!this.again) return;
@@ -168,7 +176,7 @@ export class SyncEngine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.syncNow().catch(() => undefined);
+      void this.run().catch(() => undefined);
     }, delay);
   }
 
@@ -214,7 +222,7 @@ export class SyncEngine {
       if (this.timer) clearTimeout(this.timer);
       this.timer = setTimeout(() => {
         this.timer = null;
-        void this.syncNow().catch(() => undefined);
+        void this.run().catch(() => undefined);
       }, delay);
     }
   }
