@@ -13,6 +13,7 @@
  */
 import type { SpocDb } from '../store/db';
 import { onLocalWrites } from '../store/localWrites';
+import { isPulledRow } from './applyPull';
 import { ensureFrameImage } from './frameImages';
 import { compareCursors } from './protocol';
 import { pullAll, type PullRound } from './pull';
@@ -100,8 +101,8 @@ export class SyncEngine {
     for (const table of WATCHED) {
       this.stopWatching.push(
         onLocalWrites(this.db, table, (_keys, values) => {
-          // The engine's own writes to the logs carry a cursor; they need no push.
-          if (values.every((v) => typeof (v as { cursor?: unknown }).cursor === 'string')) return;
+          // The engine's own writes need no push: log rows carry a cursor, other rows were pulled.
+          if (values.every((v) => typeof (v as { cursor?: unknown }).cursor === 'string' || isPulledRow(v))) return;
           // Rows written, not yet counted by an outbox: shown as pending until the push says more exactly.
           this.writtenSince += values.length;
           if (this.current.state === 'synced' || this.current.state === 'pending') this.set({ state: 'pending', count: Math.max(this.writtenSince, this.current.state === 'pending' ? this.current.count : 0) });
