@@ -19,6 +19,8 @@ export interface BackendContext {
   db(): Db;
   /** PostgreSQL only: another connection pool on the same database, as a second server process would have. */
   connectAgain(): Db;
+  /** PostgreSQL only: this file's database URL (a test may reach it another way, e.g. through a proxy). */
+  databaseUrl(): string;
 }
 
 const PG_URL = process.env.SPOC_TEST_PG_URL;
@@ -35,6 +37,7 @@ function databaseUrl(base: string, database: string): string {
 interface Opened {
   db: Db;
   connectAgain(): Db;
+  url: string | null;
   drop(): Promise<void>;
 }
 
@@ -47,6 +50,7 @@ async function openPostgres(): Promise<Opened> {
   const pools: Db[] = [openPgDb({ connectionString: url })];
   return {
     db: pools[0],
+    url,
     connectAgain() {
       const again = openPgDb({ connectionString: url });
       pools.push(again);
@@ -64,6 +68,7 @@ async function openPglite(): Promise<Opened> {
   const db = await openPgliteDb(null);
   return {
     db,
+    url: null,
     connectAgain() {
       throw new Error('PGlite has a single connection');
     },
@@ -90,6 +95,7 @@ function suite(kind: BackendKind, open: () => Promise<Opened>, body: (ctx: Backe
       kind,
       db: () => opened!.db,
       connectAgain: () => opened!.connectAgain(),
+      databaseUrl: () => opened!.url ?? (() => { throw new Error('PGlite has no database URL'); })(),
     });
   });
 }
@@ -109,7 +115,7 @@ export function onBothBackends(body: (ctx: BackendContext) => void, options: Bac
   } else {
     if (!warned) console.warn('Skipping the PostgreSQL half of the server tests: set SPOC_TEST_PG_URL to run it (SPOC_REQUIRE_PG=1 makes its absence a failure).');
     warned = true;
-    describe.skip('postgres (SPOC_TEST_PG_URL unset)', () => body({ kind: 'postgres', db: () => null as never, connectAgain: () => null as never }));
+    describe.skip('postgres (SPOC_TEST_PG_URL unset)', () => body({ kind: 'postgres', db: () => null as never, connectAgain: () => null as never, databaseUrl: () => '' }));
   }
 }
 

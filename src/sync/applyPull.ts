@@ -25,6 +25,13 @@ import { rebuildLayer } from './rebuildLayer';
 import { LOG_TABLES, readFingerprints, readImageRefs, readLink, recordProblem, rowKey, writeFingerprints, writeImageRefs, writeLink, type LogTable, type SyncLink } from './syncState';
 import { fingerprint, fromWireRow, mutableRowId, toWireRow, type MutableKind } from './wireRows';
 
+/**
+ * The mutable rows a pull stored, by identity, so the engine can tell them from this page's own
+ * writes (which it must push): log rows say so by their cursor, these have nothing to say it with.
+ */
+const pulledRows = new WeakSet<object>();
+export const isPulledRow = (value: unknown): boolean => typeof value === 'object' && value !== null && pulledRows.has(value);
+
 export interface ApplyResult {
   /** Rows stored or replaced. */
   applied: number;
@@ -65,6 +72,7 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
       const incoming = print(row);
       if (current !== undefined && agreed !== undefined && print(current) !== agreed) return; // due to push
       if (current !== undefined && agreed === incoming && JSON.stringify(current) === JSON.stringify(row)) return; // already so
+      pulledRows.add(row);
       await put();
       if (agreed !== incoming) printsChanged = true;
       prints[key] = incoming;

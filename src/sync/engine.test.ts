@@ -6,7 +6,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { storePool } from '../testing/storeFixtures';
-import { linkedProject, Painter } from '../testing/syncFixtures';
+import { CursorLog, linkedProject, Painter } from '../testing/syncFixtures';
+import { addComment } from '../store/comments';
+import type { SyncTransport } from './transport';
 import { SyncEngine, type SyncStatus } from './engine';
 import { fetchTransport } from './fetchTransport';
 import type { PushRequest } from './protocol';
@@ -104,5 +106,50 @@ describe('SyncEngine', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(calls).toHaveLength(n);
     expect(engine.status).toMatchObject({ state: 'error', signedOut: true, message: expect.stringMatching(/sign in again/) });
+  });
+  it('backs off exponentially while the network stays down: each retry waits twice as long as the last, up to the cap', async () => {
+    const db = await pool.open();
+    const { projectId, clip } = await linkedProject(db);
+    await new Painter(db, clip, 'ann').stroke(0, { x: 0, y: 0, w: 2, h: 2 }, 1);
+    const calls: Call[] = [];
+    // random 1: every delay is exactly the backoff step (no jitter).
+    const engine = new SyncEngine(db, projectId, fetchTransport({ csrfToken: () => 'tok-3', fetch: offlineFetch(calls) }), { events: null, backoffMs: 5, maxBackoffMs: 40, random: () => 1 });
+    engines.push(engine);
+    const delays: number[] = [];
+    engine.subscribe((s) => {
+      if (s.state === 'offline' && s.retryAt !== null) delays.push(Math.round(s.retryAt - Date.now()));
+    });
+    engine.start();
+    await vi.waitFor(() => expect(delays.length).toBeGreaterThanOrEqual(6));
+    // Each retry is a failure in a row: the step grows (5, 10, 20, 40, 40...) instead of restarting at 5.
+    const steps = [5, 10, 20, 40, 40, 40];
+    expect(delays.slice(0, 6).map((d, i) => (Math.abs(d - steps[i]) <= 1 ? steps[i] : d))).toEqual(steps);
+  });
+  it("does not count rows its own pull stored as this browser's writes (pending counts only what was written here)", async () => {
+    const db = await pool.open();
+    const { projectId, clip } = await linkedProject(db);
+    const log = new CursorLog();
+    const transport: SyncTransport = {
+      push: async (_p, req) => ({ outcomes: log.accept(req.changes, 'ann'), cursor: '0' }),
+      pull: async (_p, after) => log.page(after),
+      putBlob: async () => undefined,
+      getBlob: () => Promise.reject(new Error('not here')),
+      live: () => null,
+    };
+    // A long quiet time: no cycle runs between the writes below and the assertion.
+    const engine = new SyncEngine(db, projectId, transport, { events: null, debounceMs: 3_600_000 });
+    engines.push(engine);
+    engine.start();
+    await engine.syncNow();
+    expect(engine.status.state).toBe('synced');
+    // Someone else's comment arrives by pull...
+    const theirs = { id: crypto.randomUUID(), clipId: clip.id, frameIndex: 0, x: 1, y: 1, author: 'rev', at: 1, text: 'see the rim', resolved: false };
+    log.accept([{ kind: 'comment', id: theirs.id, row: theirs }], 'rev');
+    await engine.syncNow();
+    expect(await db.comments.get(theirs.id)).toMatchObject({ text: 'see the rim' });
+    expect(engine.status.state).toBe('synced');
+    // ...and one written here is the one row pending.
+    await addComment(db, { clipId: clip.id, frameIndex: 0, x: 2, y: 2, author: 'ann', text: 'done' });
+    expect(engine.status).toMatchObject({ state: 'pending', count: 1 });
   });
 });

@@ -13,6 +13,7 @@
  */
 import type { SpocDb } from '../store/db';
 import { onLocalWrites } from '../store/localWrites';
+import { isPulledRow } from './applyPull';
 import { ensureFrameImage } from './frameImages';
 import { compareCursors } from './protocol';
 import { pullAll, type PullRound } from './pull';
@@ -114,8 +115,8 @@ export class SyncEngine {
     for (const table of WATCHED) {
       this.stopWatching.push(
         onLocalWrites(this.db, table, (_keys, values) => {
-          // The engine's own writes to the logs carry a cursor; they need no push.
-          if (values.every((v) => typeof (v as { cursor?: unknown }).cursor === 'string')) return;
+          // The engine's own writes need no push: log rows carry a cursor, other rows were pulled.
+          if (values.every((v) => typeof (v as { cursor?: unknown }).cursor === 'string' || isPulledRow(v))) return;
           // Rows written, not yet counted by an outbox: shown as pending until the push says more exactly.
           this.writtenSince += values.length;
           if (this.current.state === 'synced' || this.current.state === 'pending') this.set({ state: 'pending', count: Math.max(this.writtenSince, this.current.state === 'pending' ? this.current.count : 0) });
@@ -162,6 +163,14 @@ export class SyncEngine {
   /** Runs a push-then-pull cycle now (also while stopped: tests, "Sync now"); resolves when it and any cycle it triggered end. */
   async syncNow(): Promise<void> {
     this.failures = 0;
+    return this.run();
+  }
+
+  /**
+   * A cycle from a timer: a retry or a local write. Unlike `syncNow` it keeps the failure count, or
+   * the backoff would restart from its first step at every retry and never grow.
+   */
+  private async run(): Promise<void> {
     this.again = true;
     while (this.running) await this.running;
     if (!this.again) return;
@@ -182,7 +191,7 @@ export class SyncEngine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.syncNow().catch(() => undefined);
+      void this.run().catch(() => undefined);
     }, delay);
   }
 
@@ -228,7 +237,7 @@ export class SyncEngine {
       if (this.timer) clearTimeout(this.timer);
       this.timer = setTimeout(() => {
         this.timer = null;
-        void this.syncNow().catch(() => undefined);
+        void this.run().catch(() => undefined);
       }, delay);
     }
   }
