@@ -52,7 +52,8 @@ describe('watchExternalGtChanges', () => {
     await paint(tabA, clip, 1, 'ann', 1); // the editor here
     await paint(tabB, clip, 2, 'bob', 2); // another tab, without the lock
     await vi.waitFor(() => expect(seen).toHaveLength(1));
-    expect(seen).toEqual([{ frames: [2], replaced: false }]);
+    // Who wrote it is read from the new rows only; another tab's write is not the server's.
+    expect(seen).toEqual([{ frames: [2], replaced: false, authors: ['bob'], fromServer: false }]);
     await paint(tabA, clip, 3, 'ann', 1);
     await new Promise((r) => setTimeout(r, 50));
     expect(seen).toHaveLength(1);
@@ -63,7 +64,7 @@ describe('watchExternalGtChanges', () => {
     const [mine] = await tabA.revisions.toArray();
     const { seq: _seq, ...row } = mine;
     await tabA.revisions.add({ ...row, id: '01900000-0000-7000-8000-0000000000aa', frameIndex: 3, cursor: '42' } as never);
-    await vi.waitFor(() => expect(seen).toEqual([{ frames: [3], replaced: false }]));
+    await vi.waitFor(() => expect(seen).toEqual([{ frames: [3], replaced: false, authors: [mine.author], fromServer: true }]));
   });
 
   it('reports a replaced history (revisions gone), as a bundle\'s "take theirs" leaves it', async () => {
@@ -99,5 +100,11 @@ describe('externalChangeNotice', () => {
     );
     expect(externalChangeNotice('peel 01', { frames: [0, 4], replaced: false })).toContain('frames 1, 5 were changed');
     expect(externalChangeNotice('peel 01', { frames: [4], replaced: true })).toContain('its history was replaced (for example by a bundle import)');
+  });
+  it('names who changed it, and says so when the change came from the team server', () => {
+    expect(externalChangeNotice('peel 01', { frames: [2], replaced: false, authors: ['ann'], fromServer: true })).toBe(
+      '"peel 01": frame 3 was changed by ann (synced from the team server). The editor shows it now; undo starts from the stored history.',
+    );
+    expect(externalChangeNotice('peel 01', { frames: [2], replaced: false, authors: ['bo'] })).toMatch(/^"peel 01" was changed outside this editor by bo: frame 3 was changed\./);
   });
 });

@@ -21,6 +21,10 @@ export interface ExternalGtChange {
   frames: number[];
   /** Revisions this tab had seen are gone: the clip's history was replaced (a bundle's "take theirs"). */
   replaced: boolean;
+  /** Who wrote the new revisions, when known (read once the change is seen), sorted. */
+  authors?: string[];
+  /** The new revisions came from the team server (pulled rows carry a server cursor: docs/sync.md). */
+  fromServer?: boolean;
 }
 
 export interface ExternalChangeWatch {
@@ -47,6 +51,22 @@ export function externalChangeBetween(before: ReadonlyMap<number, number>, after
   return { frames: [...frames].sort((a, b) => a - b), replaced };
 }
 
+/** The local seqs of the revisions `externalChangeBetween` counted as foreign. */
+function foreignSeqs(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>, writtenHere: ReadonlySet<number>): number[] {
+  return [...after.keys()].filter((seq) => !before.has(seq) && !writtenHere.has(seq));
+}
+
+/** Adds who wrote the change and whether it came from the team server (reads only the new rows). */
+async function describedChange(db: SpocDb, change: ExternalGtChange, seqs: readonly number[]): Promise<ExternalGtChange> {
+  if (seqs.length === 0) return change;
+  try {
+    const rows = (await db.revisions.bulkGet([...seqs])).filter((r): r is Revision => r !== undefined);
+    return { ...change, authors: [...new Set(rows.map((r) => r.author))].sort(), fromServer: rows.some((r) => typeof r.cursor === 'string') };
+  } catch {
+    return change; // the notice without names is still right
+  }
+}
+
 export function watchExternalGtChanges(db: SpocDb, clipId: string, onChange: (change: ExternalGtChange) => void): ExternalChangeWatch {
   const writtenHere = new Set<number>();
   // Reported when the row is added, before its transaction commits and so before the liveQuery
@@ -65,9 +85,10 @@ export function watchExternalGtChanges(db: SpocDb, clipId: string, onChange: (ch
   const subscription = liveQuery(() => gtRevisionFrames(db, clipId)).subscribe({
     next: (now) => {
       const change = known ? externalChangeBetween(known, now, writtenHere) : null;
+      const seqs = change && known ? foreignSeqs(known, now, writtenHere) : [];
       known = now;
       markReady();
-      if (change) onChange(change);
+      if (change) void describedChange(db, change, seqs).then(onChange);
     },
     // A closed database (an upgrade in another tab) is reported by src/workspace/db.ts; nothing to add.
     error: () => markReady(),
@@ -87,5 +108,9 @@ export function externalChangeNotice(clipName: string, change: ExternalGtChange)
   const what = change.replaced
     ? 'its history was replaced (for example by a bundle import)'
     : `frame${change.frames.length === 1 ? '' : 's'} ${change.frames.map((k) => k + 1).join(', ')} ${change.frames.length === 1 ? 'was' : 'were'} changed`;
-  return `"${clipName}" was changed outside this editor: ${what}. The editor reloaded it from the store, so nothing stale is written back; undo starts from the stored history.`;
+  const by = change.authors && change.authors.length > 0 ? ` by ${change.authors.join(', ')}` : '';
+  if (change.fromServer && !change.replaced) {
+    return `"${clipName}": ${what}${by} (synced from the team server). The editor shows it now; undo starts from the stored history.`;
+  }
+  return `"${clipName}" was changed outside this editor${by}: ${what}. The editor reloaded it from the store, so nothing stale is written back; undo starts from the stored history.`;
 }
