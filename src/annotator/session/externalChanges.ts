@@ -108,7 +108,8 @@ export function externalChangeNotice(clipName: string, change: ExternalGtChange)
   const what = change.replaced
     ? 'its history was replaced (for example by a bundle import)'
     : `frame${change.frames.length === 1 ? '' : 's'} ${change.frames.map((k) => k + 1).join(', ')} ${change.frames.length === 1 ? 'was' : 'were'} changed`;
-  const by = change.authors && change.authors.length > 0 ? ` by ${change.authors.join(', ')}` : '';
+  // A replaced history names nobody: its rows are a whole other history, not one person's edit.
+  const by = !change.replaced && change.authors && change.authors.length > 0 ? ` by ${change.authors.join(', ')}` : '';
   if (change.fromServer && !change.replaced) {
     return `"${clipName}": ${what}${by} (synced from the team server). The editor shows it now; undo starts from the stored history.`;
   }
