@@ -13,7 +13,8 @@
  * names a PostgreSQL server (e.g. `source .ci/postgres.sh`), one process and two processes sharing
  * one PostgreSQL database (annotators split between them, so every change crosses processes through
  * LISTEN/NOTIFY). Servers are real `spoc-studio serve` processes. Prints figures only.
- * SYNC_BENCH_ANNOTATORS / SYNC_BENCH_SECONDS shorten a trial run.
+ * SYNC_BENCH_ANNOTATORS / SYNC_BENCH_SECONDS shorten a trial run; SYNC_BENCH_SETUPS picks setups
+ * (a comma list of embedded, pg1, pg2; all by default).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -34,6 +35,7 @@ const ANNOTATORS = Number(process.env.SYNC_BENCH_ANNOTATORS ?? 50);
 const SECONDS = Number(process.env.SYNC_BENCH_SECONDS ?? 60);
 const PERIOD_MS = 200;
 const FRAMES = 10;
+const SETUPS = new Set((process.env.SYNC_BENCH_SETUPS ?? 'embedded,pg1,pg2').split(','));
 const FAST_SCRYPT = { N: 1024, r: 8, p: 1 };
 
 function freePort(): Promise<number> {
@@ -178,6 +180,7 @@ async function run(label: string, servers: Server[], team: Team): Promise<void> 
   await Promise.all(clients.map((c) => c.stop()));
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = servers.map((s, i) => cpuSeconds(s.child.pid!) - cpu0[i]);
+  const pulls = clients.reduce((n, c) => n + c.pulls, 0);
 
   // Drain: every client pulls to the end.
   const accepted = new Set(clients.flatMap((c) => c.accepted));
@@ -191,28 +194,30 @@ async function run(label: string, servers: Server[], team: Team): Promise<void> 
   const refused = clients.reduce((n, c) => n + c.refused, 0);
   const failed = clients.reduce((n, c) => n + c.pushErrors, 0);
   console.log(
-    `| ${label} | ${ANNOTATORS} | ${(accepted.size / elapsed).toFixed(0)} | ${pct(latencies, 50).toFixed(0)} / ${pct(latencies, 95).toFixed(0)} ms | ${cpu.map((c) => `${((100 * c) / elapsed).toFixed(0)} %`).join(' + ')} | ${refused} / ${failed} | ${missing} |`,
+    `| ${label} | ${ANNOTATORS} | ${(accepted.size / elapsed).toFixed(0)} | ${pct(latencies, 50).toFixed(0)} / ${pct(latencies, 95).toFixed(0)} ms | ${(pulls / elapsed).toFixed(1)} | ${cpu.map((c) => `${((100 * c) / elapsed).toFixed(0)} %`).join(' + ')} | ${refused} / ${failed} | ${missing} |`,
   );
 }
 
 async function main(): Promise<void> {
   console.log(`${ANNOTATORS} annotators, one stroke revision each every ${PERIOD_MS} ms for ${SECONDS} s, on loopback (this machine: 2 cores shared by clients, servers and the database).\n`);
-  console.log('| setup | annotators | accepted pushes/s | push-to-visible p50 / p95 | server CPU (of one core) | refused / failed pushes | revisions lost |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| setup | annotators | accepted pushes/s | push-to-visible p50 / p95 | pulls/s (all clients) | server CPU (of one core) | refused / failed pushes | revisions lost |');
+  console.log('|---|---|---|---|---|---|---|---|');
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'spoc-sync-bench-'));
-  try {
-    const embedded = await openPgliteDb(dataDir);
-    const team = await makeTeam(embedded);
-    await embedded.close();
-    const server = await startServer(['--data', dataDir], process.env);
+  if (SETUPS.has('embedded')) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'spoc-sync-bench-'));
     try {
-      await run('1 process, embedded PGlite', [server], team);
+      const embedded = await openPgliteDb(dataDir);
+      const team = await makeTeam(embedded);
+      await embedded.close();
+      const server = await startServer(['--data', dataDir], process.env);
+      try {
+        await run('1 process, embedded PGlite', [server], team);
+      } finally {
+        await stopServer(server);
+      }
     } finally {
-      await stopServer(server);
+      rmSync(dataDir, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
   }
 
   const pgUrl = process.env.DATABASE_URL ?? process.env.SPOC_TEST_PG_URL;
@@ -220,7 +225,7 @@ async function main(): Promise<void> {
     console.log('| PostgreSQL setups | (skipped: set SPOC_TEST_PG_URL or DATABASE_URL, e.g. `source .ci/postgres.sh`) |');
     return;
   }
-  for (const processes of [1, 2]) {
+  for (const processes of [1, 2].filter((n) => SETUPS.has(`pg${n}`))) {
     const name = `spoc_sync_bench_${processes}_${process.pid}`;
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();

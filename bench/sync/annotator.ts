@@ -1,12 +1,14 @@
 /**
  * One simulated annotator for the sync bench: a headless client on loopback that speaks the sync
- * protocol as the browser does (bearer token instead of a cookie): it pushes one stroke revision
- * every `periodMs` on its own clip, listens on the live socket, and pulls whenever the project
- * changed (one pull in flight at a time; changes arriving meanwhile are coalesced into the next).
+ * protocol as the browser's engine does (bearer token instead of a cookie): it pushes one stroke
+ * revision every `periodMs` on its own clip and follows the live socket, applying the rows it brings
+ * when they continue from its cursor and pulling (one pull in flight at a time, changes meanwhile
+ * coalesced into the next) on hello, on `changed` and over a gap (src/sync/engine.ts).
  * It notes when every revision of another annotator first became visible to it.
  */
 import WebSocket from 'ws';
-import { CURSOR_START, compareCursors, type Cursor, type PullResponse, type PushResponse } from '../../src/sync/protocol';
+import { CURSOR_START, compareCursors, type Cursor, type LiveServerMessage, type PulledChange, type PullResponse, type PushResponse } from '../../src/sync/protocol';
+import { LiveNews } from '../../src/sync/liveNews';
 import { emptyMap, strokeRevision } from './strokes';
 import type { LabelMap } from '../../src/masks/labelMap';
 
@@ -33,9 +35,12 @@ export class SimulatedAnnotator {
   readonly accepted: string[] = [];
   refused = 0;
   pushErrors = 0;
+  /** Pull requests made (hello, `changed`, gaps, the drain). */
+  pulls = 0;
   private socket: WebSocket | null = null;
   private timer: NodeJS.Timeout | null = null;
   private pulling = false;
+  private readonly news = new LiveNews();
   private pullAgain = false;
   private readonly maps: LabelMap[];
   private pushing: Promise<void> = Promise.resolve();
@@ -56,8 +61,11 @@ export class SimulatedAnnotator {
       this.socket!.once('error', reject);
     });
     this.socket.on('message', (data) => {
-      const m = JSON.parse(data.toString()) as { type: string; cursor?: Cursor };
-      if ((m.type === 'changed' || m.type === 'hello') && m.cursor && compareCursors(m.cursor, this.cursor) > 0) void this.pull();
+      const m = JSON.parse(data.toString()) as LiveServerMessage;
+      if (m.type === 'rows') this.news.add(m);
+      else if (m.type !== 'presence') this.news.announce(m.cursor);
+      if (m.type === 'rows') this.applyNews();
+      else if (m.type !== 'presence' && compareCursors(m.cursor, this.cursor) > 0) void this.pull();
     });
   }
 
@@ -108,6 +116,26 @@ export class SimulatedAnnotator {
     }
   }
 
+  /** The rows the socket brought that continue from the cursor; a pull over a gap (as the engine does). */
+  private applyNews(): void {
+    if (this.pulling) return; // applied after the pull
+    for (let page = this.news.takeFrom(this.cursor); page; page = this.news.takeFrom(this.cursor)) {
+      this.see(page.changes);
+      this.cursor = page.cursor;
+    }
+    if (this.news.gapAfter(this.cursor)) void this.pull();
+  }
+
+  private see(changes: readonly PulledChange[]): void {
+    const now = performance.now();
+    for (const change of changes) {
+      if (change.kind !== 'revision' || this.seen.has(change.id)) continue;
+      this.seen.add(change.id);
+      const sent = this.o.sentAt.get(change.id);
+      if (sent !== undefined && change.by !== this.o.username) this.o.latencies.push(now - sent);
+    }
+  }
+
   async pull(): Promise<void> {
     if (this.pulling) {
       this.pullAgain = true;
@@ -119,22 +147,18 @@ export class SimulatedAnnotator {
         this.pullAgain = false;
         let more = true;
         while (more) {
+          this.pulls++;
           const res = await fetch(`${this.o.base}/api/projects/${this.o.projectId}/sync/pull?after=${this.cursor}&limit=1000`, { headers: this.headers() });
           if (!res.ok) throw new Error(`pull: ${res.status} ${await res.text()}`);
           const page = (await res.json()) as PullResponse;
-          const now = performance.now();
-          for (const change of page.changes) {
-            if (change.kind !== 'revision' || this.seen.has(change.id)) continue;
-            this.seen.add(change.id);
-            const sent = this.o.sentAt.get(change.id);
-            if (sent !== undefined && change.by !== this.o.username) this.o.latencies.push(now - sent);
-          }
-          this.cursor = page.cursor;
+          this.see(page.changes);
+          if (compareCursors(page.cursor, this.cursor) > 0) this.cursor = page.cursor;
           more = page.more;
         }
       } while (this.pullAgain);
     } finally {
       this.pulling = false;
     }
+    this.applyNews();
   }
 }

@@ -88,3 +88,16 @@ export function requireUser(ctx: ServerContext) {
     request.csrfToken = found.csrfToken;
   };
 }
+
+/**
+ * The user the request's credentials name now, or null once they name nobody (session expired or
+ * ended, token revoked, user disabled). Reads only: a live socket asks this again now and then.
+ */
+export async function stillSignedIn(ctx: ServerContext, request: FastifyRequest): Promise<SignedInUser | null> {
+  const authorization = header(request, 'authorization');
+  if (authorization !== undefined) return (await fromBearer(ctx, authorization))?.user ?? null;
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token || !looksLikeSecret(token)) return null;
+  const session = await findSession(ctx.db, hashSecret(token));
+  return session && { id: session.id, username: session.username };
+}

@@ -11,6 +11,7 @@ import { DEFAULT_SCRYPT } from '../auth/passwords';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter } from '../auth/signInLimiter';
 import { pgBlobStore } from '../sync/blobStore';
 import { startLiveFeed } from '../sync/liveFeed';
+import { PushQueue } from '../sync/pushQueue';
 import { LiveHub } from '../sync/liveHub';
 import { installErrorHandler } from './httpError';
 import { blobRoutes } from './routes/blobRoutes';
@@ -43,15 +44,17 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       session: { ttlMs: options.session?.ttlMs ?? DEFAULT_SESSION_TTL_MS, sliding: options.session?.sliding ?? true },
       passwordParams: options.passwordParams ?? DEFAULT_SCRYPT,
       publicOrigin: options.publicOrigin,
+      liveRecheckMs: options.liveRecheckMs ?? 30_000,
     },
     limiter: new SignInLimiter(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS),
     blobs: options.blobStore ?? pgBlobStore(options.db),
     live: new LiveHub(),
+    pushes: new PushQueue(options.db),
   };
   installErrorHandler(app);
   await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } });
-  const stopLiveFeed = await startLiveFeed(options.db, ctx.live);
+  const stopLiveFeed = await startLiveFeed(options.db, ctx.live, (err) => app.log.warn({ err }, 'live rows could not be read; clients were told to pull'));
   app.addHook('onClose', () => stopLiveFeed());
   // JSON only: the text/plain a cross-site <form> can send is refused (415) before any route runs.
   app.removeContentTypeParser('text/plain');

@@ -1,17 +1,20 @@
 /**
- * The live socket (docs/sync.md "The protocol": live): hello, changes fanned out through
- * LISTEN/NOTIFY (across two server processes on one PostgreSQL), presence, and refused upgrades.
+ * The live socket (docs/sync.md "The protocol": live): hello, the rows of every push fanned out
+ * through LISTEN/NOTIFY (across two server processes on one PostgreSQL), presence, refused upgrades,
+ * and sockets closed once their session or membership ends.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareCursors, type LiveServerMessage } from '../../src/sync/protocol';
+import { compareCursors, type LiveServerMessage, type PushOutcome } from '../../src/sync/protocol';
 import { createApiToken } from '../auth/accounts';
 import { onBothBackends } from '../testing/backends';
 import { openLive, type LiveClient } from '../testing/liveClient';
 import { change, commentRow, newClip, newTeam, pushOk, type Team } from '../testing/syncFixtures';
-import { testServer, type Client } from '../testing/testServer';
+import { signIn, testServer, type Client } from '../testing/testServer';
 
-const isChangedTo = (cursor: string) => (m: LiveServerMessage) => m.type === 'changed' && compareCursors(m.cursor, cursor) >= 0;
+/** News (rows or "changed") that reaches at least this cursor. */
+const isNewsTo = (cursor: string) => (m: LiveServerMessage) => (m.type === 'changed' || m.type === 'rows') && compareCursors(m.cursor, cursor) >= 0;
+const cursorOf = (o: PushOutcome) => (o.status === 'accepted' ? o.cursor : 'refused');
 
 onBothBackends((ctx) => {
   let app: FastifyInstance;
@@ -27,7 +30,7 @@ onBothBackends((ctx) => {
   };
 
   beforeAll(async () => {
-    app = await testServer(db());
+    app = await testServer(db(), { liveRecheckMs: 50 });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     team = await newTeam(app, db());
   });
@@ -42,8 +45,30 @@ onBothBackends((ctx) => {
     const [{ cursor }] = await db().query<{ cursor: string }>('SELECT max(cursor)::text AS cursor FROM sync_rows WHERE project_id = $1', [team.projectId]);
     expect(await socket.next()).toEqual({ type: 'hello', cursor });
     expect(await socket.next()).toEqual({ type: 'presence', clips: {} });
-    const [outcome] = await pushOk(team.annotator, team.projectId, [change('comment', commentRow(clipId, team.annotator.user.username, 'look'))]);
-    expect(await socket.next()).toEqual({ type: 'changed', cursor: outcome.status === 'accepted' ? outcome.cursor : 'refused' });
+    const comment = commentRow(clipId, team.annotator.user.username, 'look');
+    const [outcome] = await pushOk(team.annotator, team.projectId, [change('comment', comment)]);
+    // The rows themselves, exactly as a pull from hello's cursor answers them: no pull needed.
+    const pulled = await team.reviewer.request('GET', `/api/projects/${team.projectId}/sync/pull?after=${cursor}`);
+    expect(await socket.next()).toEqual({ type: 'rows', after: cursor, cursor: cursorOf(outcome), changes: pulled.json().changes });
+    expect(pulled.json().changes).toEqual([{ kind: 'comment', id: comment.id, cursor: cursorOf(outcome), by: team.annotator.user.username, row: comment }]);
+    const [second] = await pushOk(team.annotator, team.projectId, [change('comment', commentRow(clipId, team.annotator.user.username, 'and this'))]);
+    expect(await socket.next()).toMatchObject({ type: 'rows', after: cursorOf(outcome), cursor: cursorOf(second) });
+  });
+
+  it('closes the socket once its session ends (4401) or its membership is taken away (4403)', async () => {
+    const session = await signIn(app, team.reviewer.user.username);
+    const signedOut = await live(session);
+    expect((await signedOut.next()).type).toBe('hello');
+    expect((await session.request('DELETE', '/api/session')).statusCode).toBe(204);
+    expect(await signedOut.closed).toBe(4401);
+
+    const outsider = team.outsider;
+    const manager = team.manager;
+    expect((await manager.request('POST', `/api/projects/${team.projectId}/members`, { username: outsider.user.username, role: 'annotator' })).statusCode).toBe(201);
+    const member = await live(outsider);
+    expect((await member.next()).type).toBe('hello');
+    expect((await manager.request('DELETE', `/api/projects/${team.projectId}/members/${outsider.user.id}`)).statusCode).toBe(204);
+    expect(await member.closed).toBe(4403);
   });
 
   it('shares who has which clip open, and forgets whoever leaves', async () => {
@@ -91,7 +116,9 @@ onBothBackends((ctx) => {
         const socket = await live(team.reviewer, otherBase);
         expect((await socket.next()).type).toBe('hello');
         const [outcome] = await pushOk(team.annotator, team.projectId, [change('comment', commentRow(clipId, team.annotator.user.username, 'from the first process'))]);
-        expect(await socket.next((m) => m.type === 'changed')).toEqual({ type: 'changed', cursor: outcome.status === 'accepted' ? outcome.cursor : 'refused' });
+        const news = await socket.next((m) => m.type === 'rows');
+        expect(news).toMatchObject({ type: 'rows', cursor: cursorOf(outcome) });
+        expect(news.type === 'rows' && news.changes.map((c) => c.row.text)).toEqual(['from the first process']);
       });
 
       it('listens again after its database connection is killed, and tells its sockets to catch up', async () => {
@@ -101,12 +128,10 @@ onBothBackends((ctx) => {
         const killed = await db().query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN spoc_sync'");
         expect(killed.length).toBeGreaterThanOrEqual(2);
         const [outcome] = await pushOk(team.annotator, team.projectId, [change('comment', commentRow(clipId, team.annotator.user.username, 'while it was away'))]);
-        const cursor = outcome.status === 'accepted' ? outcome.cursor : 'refused';
-        // Either the catch-up after reconnecting or the NOTIFY itself (if it was back in time) brings it.
-        expect(await socket.next(isChangedTo(cursor))).toEqual({ type: 'changed', cursor: expect.any(String) });
+        // Either the catch-up after reconnecting ("changed") or the NOTIFY itself (if it was back in time: rows) brings it.
+        expect(await socket.next(isNewsTo(cursorOf(outcome)))).toMatchObject({ cursor: expect.any(String) });
         const [later] = await pushOk(team.annotator, team.projectId, [change('comment', commentRow(clipId, team.annotator.user.username, 'after it came back'))]);
-        const laterCursor = later.status === 'accepted' ? later.cursor : 'refused';
-        expect(await socket.next(isChangedTo(laterCursor))).toEqual({ type: 'changed', cursor: laterCursor });
+        expect(await socket.next(isNewsTo(cursorOf(later)))).toMatchObject({ type: 'rows', cursor: cursorOf(later) });
       });
     });
   }

@@ -4,6 +4,7 @@ import type { SignInLimiter, SignInLimits } from '../auth/signInLimiter';
 import type { Db } from '../db/db';
 import type { BlobStore } from '../sync/blobStore';
 import type { LiveHub } from '../sync/liveHub';
+import type { PushQueue } from '../sync/pushQueue';
 
 export interface SessionPolicy {
   /** How long a session lives (ms). */
@@ -27,6 +28,8 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Where frame images are kept (default: the database's blobs table). */
   blobStore?: BlobStore;
+  /** How often a live socket's session and membership are checked again (ms, default 30 s). */
+  liveRecheckMs?: number;
   /** Fastify's logger (default off; `serve` logs warnings and errors). */
   logger?: boolean | { level: string };
 }
@@ -35,6 +38,7 @@ export interface ResolvedOptions {
   session: SessionPolicy;
   passwordParams: ScryptParams;
   publicOrigin?: string;
+  liveRecheckMs: number;
 }
 
 export interface ServerContext {
@@ -44,4 +48,6 @@ export interface ServerContext {
   blobs: BlobStore;
   /** This process's live sockets (server/sync/liveHub.ts). */
   live: LiveHub;
+  /** Pushes, gathered per project into shared transactions (server/sync/pushQueue.ts). */
+  pushes: PushQueue;
 }

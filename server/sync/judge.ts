@@ -53,13 +53,7 @@ function allow(refusal: Refusal): void {
   if (refusal !== null) refuse(403, refusal);
 }
 
-export interface Judged {
-  outcome: PushOutcome;
-  /** Rows were written (the project gained cursors). */
-  wrote: boolean;
-}
-
-export async function judgeChange(scope: PushScope, change: PushChange): Promise<Judged> {
+export async function judgeChange(scope: PushScope, change: PushChange): Promise<PushOutcome> {
   const { projectId } = scope;
   const { kind, id, row } = change;
   if (kind === 'concurrentEdit') refuse(403, 'concurrentEdit rows are written by the server only');
@@ -86,11 +80,11 @@ export async function judgeChange(scope: PushScope, change: PushChange): Promise
   const cursor = await scope.rows.write({ kind, rowId: id, clientId: scope.clientId, userId: scope.userId, body: final });
   if (kind === 'clipEvent') await applyStep(scope, clipRow!, final as unknown as ClipEvent);
   if (kind === 'revision') await flagConcurrentEdit(scope, final as unknown as Revision, change.base!);
-  return { outcome: { kind, id, status: 'accepted', cursor }, wrote: true };
+  return { kind, id, status: 'accepted', cursor };
 }
 
-function duplicate(kind: SyncKind, id: string, stored: StoredRow): Judged {
-  return { outcome: { kind, id, status: 'accepted', cursor: stored.cursor, duplicate: true }, wrote: false };
+function duplicate(kind: SyncKind, id: string, stored: StoredRow): PushOutcome {
+  return { kind, id, status: 'accepted', cursor: stored.cursor, duplicate: true };
 }
 
 /** Rows carry their writer's name: the signed-in user's, except in a manager's upload of history. */

@@ -1,14 +1,16 @@
 /**
- * The live sockets of this server process, by project: tells them when their project gained rows
- * (fed by LISTEN spoc_sync, so pushes through any process reach every process's sockets) and who
- * has which clip open. Presence is per process: people connected through another server process
- * are not listed (docs/server.md). No I/O of its own: a peer is anything that takes messages.
+ * The live sockets of this server process, by project: passes on what their project gained (fed by
+ * liveFeed.ts, so pushes through any process reach every process's sockets) and who has which clip
+ * open. Presence is per process: people connected through another server process are not listed
+ * (docs/server.md). No I/O of its own: a peer is anything that takes message texts. A message is
+ * serialized once per project, not once per socket: a stroke's rows go to every member.
  */
 import type { LiveServerMessage } from '../../src/sync/protocol';
 
 export interface LivePeer {
   readonly username: string;
-  send(message: LiveServerMessage): void;
+  /** A LiveServerMessage as JSON, and its type. */
+  send(text: string, type: LiveServerMessage['type']): void;
 }
 
 export class LiveHub {
@@ -37,8 +39,19 @@ export class LiveHub {
     this.broadcastPresence(projectId);
   }
 
-  changed(projectId: string, cursor: string): void {
-    for (const peer of this.projects.get(projectId)?.keys() ?? []) peer.send({ type: 'changed', cursor });
+  /** Sends one message to every socket of the project here. */
+  broadcast(projectId: string, message: LiveServerMessage): void {
+    if (this.projects.has(projectId)) this.broadcastText(projectId, JSON.stringify(message), message.type);
+  }
+
+  /** Sends a message already serialized (LiveServerMessage as JSON) to every socket of the project here. */
+  broadcastText(projectId: string, text: string, type: LiveServerMessage['type']): void {
+    for (const peer of this.projects.get(projectId)?.keys() ?? []) peer.send(text, type);
+  }
+
+  /** Whether any socket here follows the project. */
+  has(projectId: string): boolean {
+    return this.projects.has(projectId);
   }
 
   /** Projects with at least one socket here. */
@@ -59,7 +72,6 @@ export class LiveHub {
   }
 
   private broadcastPresence(projectId: string): void {
-    const message: LiveServerMessage = { type: 'presence', clips: this.presence(projectId) };
-    for (const peer of this.projects.get(projectId)?.keys() ?? []) peer.send(message);
+    this.broadcast(projectId, { type: 'presence', clips: this.presence(projectId) });
   }
 }

@@ -61,14 +61,16 @@ it('reads only the live messages the protocol knows', () => {
   for (const bad of ['', 'null', '[]', '{"type":"open"}', '{"type":"close","clipId":null}', '{"type":"open","clipId":"a b"}', '{"type":"open","clipId":null,"x":1}']) {
     expect(parseLiveClientMessage(bad), bad).toBeNull();
   }
-  expect(parseChangedPayload(changedPayload(PROJECT, '42'))).toEqual({ projectId: PROJECT, cursor: '42' });
-  expect(parseChangedPayload(`${PROJECT} 042`)).toBeNull();
+  expect(parseChangedPayload(changedPayload(PROJECT, '40', '42'))).toEqual({ projectId: PROJECT, after: '40', cursor: '42' });
+  // The older form (a server process of the version before, during an upgrade) still reads.
+  expect(parseChangedPayload(`${PROJECT} 42`)).toEqual({ projectId: PROJECT, cursor: '42' });
+  for (const bad of [`${PROJECT} 042`, `${PROJECT} 1 042`, `${PROJECT} 1 2 3`, `${PROJECT}  2`, `x ${PROJECT} 2`]) expect(parseChangedPayload(bad), bad).toBeNull();
 });
 
 describe('the live hub', () => {
   const peer = (username: string) => {
     const got: LiveServerMessage[] = [];
-    return { username, got, send: (m: LiveServerMessage) => void got.push(m) };
+    return { username, got, send: (text: string) => void got.push(JSON.parse(text) as LiveServerMessage) };
   };
 
   it("tells only the project's peers of changes, and keeps presence per clip", () => {
@@ -77,7 +79,7 @@ describe('the live hub', () => {
     hub.join('p1', ana);
     hub.join('p1', bo);
     hub.join('p2', cy);
-    hub.changed('p1', '7');
+    hub.broadcast('p1', { type: 'changed', cursor: '7' });
     expect([ana.got, cy.got]).toEqual([[{ type: 'changed', cursor: '7' }], []]);
     hub.open('p1', ana, '__proto__');
     hub.open('p1', bo, '__proto__');

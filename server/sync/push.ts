@@ -1,11 +1,11 @@
 /**
- * A push (docs/sync.md "The protocol"): every change judged in order, in one transaction that holds
+ * A push (docs/sync.md "The protocol"): every change judged in order, in a transaction that holds
  * the project's lock, one outcome each; refused rows are reported and never stored, the rest lands.
  * Listeners are told through NOTIFY, which PostgreSQL delivers only when the transaction commits.
  */
-import type { PushOutcome, PushRequest, PushResponse } from '../../src/sync/protocol';
+import type { Cursor, PushOutcome, PushRequest, PushResponse } from '../../src/sync/protocol';
 import type { Role } from '../auth/permissions';
-import type { Db } from '../db/db';
+import type { Db, Queryable } from '../db/db';
 import { recordAudit } from '../store/audit';
 import type { SignedInUser } from '../store/sessions';
 import { RowRefused } from './checkRow';
@@ -15,14 +15,23 @@ import { lockProject, projectCursor } from './syncStore';
 
 export const SYNC_CHANNEL = 'spoc_sync';
 
-/** The NOTIFY payload: "<projectId> <cursor>". */
-export function changedPayload(projectId: string, cursor: string): string {
-  return `${projectId} ${cursor}`;
+/**
+ * The NOTIFY payload: "<projectId> <after> <cursor>": the push's rows are exactly the project's rows
+ * with a cursor in (after, cursor], since it held the project's lock while taking them (syncStore.ts
+ * lockProject), so a listener can read and forward them without knowing anything else (liveFeed.ts).
+ */
+export function changedPayload(projectId: string, after: Cursor, cursor: Cursor): string {
+  return `${projectId} ${after} ${cursor}`;
 }
 
-export function parseChangedPayload(payload: string): { projectId: string; cursor: string } | null {
-  const m = /^([0-9a-f-]{36}) (0|[1-9][0-9]{0,18})$/.exec(payload);
-  return m ? { projectId: m[1], cursor: m[2] } : null;
+const CURSOR = '(0|[1-9][0-9]{0,18})';
+const PAYLOAD = new RegExp(`^([0-9a-f-]{36}) (?:${CURSOR} )?${CURSOR}$`);
+
+/** The payload, or null; `after` is absent in the older "<projectId> <cursor>" form. */
+export function parseChangedPayload(payload: string): { projectId: string; after?: Cursor; cursor: Cursor } | null {
+  const m = PAYLOAD.exec(payload);
+  if (!m) return null;
+  return m[2] === undefined ? { projectId: m[1], cursor: m[3] } : { projectId: m[1], after: m[2], cursor: m[3] };
 }
 
 export interface PushInput {
@@ -32,44 +41,66 @@ export interface PushInput {
   request: PushRequest;
 }
 
-export async function pushChanges(db: Db, input: PushInput): Promise<PushResponse> {
-  const { projectId, user, request } = input;
+/**
+ * Pushes to one project, each judged as if alone, in one transaction under the project's lock, with
+ * one NOTIFY for all (pushQueue.ts gathers them: a commit and its wait for the disk are shared).
+ * Each push sees the rows of the pushes before it. All land or, on an error that is not a refusal,
+ * none does.
+ */
+export async function pushBatch(db: Db, projectId: string, inputs: readonly PushInput[]): Promise<PushResponse[]> {
   return db.transaction(async (tx) => {
     await lockProject(tx, projectId);
-    const scope: PushScope = {
-      tx,
-      projectId,
-      clientId: request.clientId.toLowerCase(),
-      userId: user.id,
-      pusher: { role: input.role, username: user.username, upload: request.upload === true },
-      rows: new PushRows(tx, projectId),
-      revisionClipIds: () => [...new Set(request.changes.filter((c) => c.kind === 'revision' && typeof c.row.clipId === 'string').map((c) => String(c.row.clipId)))],
-    };
-    // The push's rows and the clips they belong to, in one query (a malformed row is judged, and refused, later).
-    await scope.rows.prefetch(
-      request.changes.flatMap((c) => {
-        const clipId = c.kind === 'clip' || c.kind === 'project' ? null : c.row.clipId;
-        return typeof clipId === 'string' ? [[c.kind, c.id] as const, ['clip', clipId] as const] : [[c.kind, c.id] as const];
-      }),
-    );
-    const outcomes: PushOutcome[] = [];
-    let wrote = false;
-    for (const change of request.changes) {
-      try {
-        const judged = await judgeChange(scope, change);
-        outcomes.push(judged.outcome);
-        wrote ||= judged.wrote;
-      } catch (err) {
-        if (!(err instanceof RowRefused)) throw err;
-        outcomes.push({ kind: change.kind, id: change.id, status: 'refused', code: err.code, error: err.message });
+    const responses: PushResponse[] = [];
+    let first: Cursor | null = null;
+    let last: Cursor | null = null;
+    for (const input of inputs) {
+      if (input.projectId !== projectId) throw new Error('a push batch holds pushes to one project');
+      const { response, written } = await judgePush(tx, input);
+      responses.push(response);
+      if (written) {
+        first ??= written.first;
+        last = written.last;
       }
     }
-    const cursor = await projectCursor(tx, projectId);
-    if (wrote) await tx.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, changedPayload(projectId, cursor)]);
-    if (request.upload) {
-      const accepted = outcomes.filter((o) => o.status === 'accepted').length;
-      await recordAudit(tx, { userId: user.id, action: 'sync.upload', projectId, details: { clientId: scope.clientId, accepted, refused: outcomes.length - accepted } });
-    }
-    return { outcomes, cursor };
+    if (first !== null && last !== null) await tx.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, changedPayload(projectId, (BigInt(first) - 1n).toString(), last)]);
+    return responses;
   });
+}
+
+/** One push, inside a transaction that holds its project's lock. */
+async function judgePush(tx: Queryable, input: PushInput): Promise<{ response: PushResponse; written: { first: Cursor; last: Cursor } | null }> {
+  const { projectId, user, request } = input;
+  const scope: PushScope = {
+    tx,
+    projectId,
+    clientId: request.clientId.toLowerCase(),
+    userId: user.id,
+    pusher: { role: input.role, username: user.username, upload: request.upload === true },
+    rows: new PushRows(tx, projectId),
+    revisionClipIds: () => [...new Set(request.changes.filter((c) => c.kind === 'revision' && typeof c.row.clipId === 'string').map((c) => String(c.row.clipId)))],
+  };
+  // The push's rows and the clips they belong to, in one query (a malformed row is judged, and refused, later).
+  await scope.rows.prefetch(
+    request.changes.flatMap((c) => {
+      const clipId = c.kind === 'clip' || c.kind === 'project' ? null : c.row.clipId;
+      return typeof clipId === 'string' ? [[c.kind, c.id] as const, ['clip', clipId] as const] : [[c.kind, c.id] as const];
+    }),
+  );
+  const outcomes: PushOutcome[] = [];
+  for (const change of request.changes) {
+    try {
+      outcomes.push(await judgeChange(scope, change));
+    } catch (err) {
+      if (!(err instanceof RowRefused)) throw err;
+      outcomes.push({ kind: change.kind, id: change.id, status: 'refused', code: err.code, error: err.message });
+    }
+  }
+  const written = scope.rows.written();
+  // Under the lock, the newest row of the project is the last one this push wrote.
+  const cursor = written ? written.last : await projectCursor(tx, projectId);
+  if (request.upload) {
+    const accepted = outcomes.filter((o) => o.status === 'accepted').length;
+    await recordAudit(tx, { userId: user.id, action: 'sync.upload', projectId, details: { clientId: scope.clientId, accepted, refused: outcomes.length - accepted } });
+  }
+  return { response: { outcomes, cursor }, written };
 }

@@ -65,8 +65,18 @@ export class PushRows {
     return newest !== undefined && compareCursors(newest, base) > 0;
   }
 
+  private firstWritten: Cursor | null = null;
+  private lastWritten: Cursor | null = null;
+
+  /** The cursors of the first and last row this push wrote (cursors only grow), or null before any. */
+  written(): { first: Cursor; last: Cursor } | null {
+    return this.firstWritten === null ? null : { first: this.firstWritten, last: this.lastWritten! };
+  }
+
   async write(w: Omit<RowWrite, 'projectId'>): Promise<Cursor> {
     const cursor = await writeRow(this.tx, { ...w, projectId: this.projectId });
+    this.firstWritten ??= cursor;
+    this.lastWritten = cursor;
     this.mine.set(keyOf(w.kind, w.rowId), { body: w.body as JsonObject, cursor, client_id: w.clientId });
     return cursor;
   }

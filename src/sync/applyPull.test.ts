@@ -134,6 +134,29 @@ describe('applying pulled pages', () => {
     expect(twice).toEqual(once);
   });
 
+  it('leaves a page another tab has already gone past as it is (an older copy never replaces a newer one)', async () => {
+    const a = await pool.open();
+    const { projectId, clip } = await linkedProject(a);
+    const log = new CursorLog();
+    await push(a, projectId, log, 'ann');
+    const b = await openOnB(log);
+    const asked = (await readLink(b, SERVER_PROJECT))!.cursor;
+    await updateClip(a, clip.id, { name: 'second' });
+    await push(a, projectId, log, 'ann');
+    const stale = log.page(asked); // this tab's request, answered before the third name was pushed
+    await updateClip(a, clip.id, { name: 'third' });
+    await push(a, projectId, log, 'ann');
+    await pull(b, SERVER_PROJECT, log); // another tab of b's profile pulls everything meanwhile
+    expect((await b.clips.get(clip.id))!.name).toBe('third');
+    const before = await snapshot(b);
+    expect(await applyPullPage(b, SERVER_PROJECT, stale)).toEqual({ applied: 0, rebuilt: [], problems: 0 });
+    expect((await b.clips.get(clip.id))!.name).toBe('third');
+    const after = await snapshot(b);
+    delete before.journalMarks;
+    delete after.journalMarks;
+    expect(after).toEqual(before);
+  });
+
   it('replays revisions that came before their clip once the clip arrives (a clip changed later is pulled later)', async () => {
     const a = await pool.open();
     const { projectId, clip } = await linkedProject(a);

@@ -79,7 +79,11 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
       result.applied++;
     };
 
-    const changes = page.changes.slice().sort((a, b) => RANK[a.kind] - RANK[b.kind] || compareCursors(a.cursor, b.cursor));
+    // Rows at or below the checkpoint were applied already, at that cursor or a later one: another
+    // tab's engine may have pulled further since this page was asked for, and an older copy of a
+    // mutable row must not replace the newer one it stored.
+    const fresh = page.changes.filter((change) => compareCursors(change.cursor, link.cursor) > 0);
+    const changes = fresh.sort((a, b) => RANK[a.kind] - RANK[b.kind] || compareCursors(a.cursor, b.cursor));
     for (const change of changes) {
       const check = new RecordCheck(`The pulled ${change.kind} ${change.id}`);
       try {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { storePool } from '../testing/storeFixtures';
 import { CursorLog, linkedProject, Painter } from '../testing/syncFixtures';
 import { addComment } from '../store/comments';
-import type { SyncTransport } from './transport';
+import type { LiveHandlers, SyncTransport } from './transport';
 import { SyncEngine, type SyncStatus } from './engine';
 import { fetchTransport } from './fetchTransport';
 import type { PushRequest } from './protocol';
@@ -151,5 +151,70 @@ describe('SyncEngine', () => {
     // ...and one written here is the one row pending.
     await addComment(db, { clipId: clip.id, frameIndex: 0, x: 2, y: 2, author: 'ann', text: 'done' });
     expect(engine.status).toMatchObject({ state: 'pending', count: 1 });
+  });
+
+  it('applies the rows the live socket brings without a request, and pulls when they have a gap or the socket reopens', async () => {
+    const db = await pool.open();
+    const { projectId, clip } = await linkedProject(db);
+    const log = new CursorLog();
+    const pulls: string[] = [];
+    let server: LiveHandlers | null = null;
+    const transport: SyncTransport = {
+      push: async (_p, req) => ({ outcomes: log.accept(req.changes, 'ann'), cursor: log.page('0').cursor }),
+      pull: async (_p, after) => {
+        pulls.push(after);
+        return log.page(after);
+      },
+      putBlob: async () => undefined,
+      getBlob: () => Promise.reject(new Error('not here')),
+      live: (_p, handlers) => {
+        server = handlers;
+        return { send: () => undefined, close: () => undefined };
+      },
+    };
+    const engine = new SyncEngine(db, projectId, transport, { events: null, debounceMs: 5, backoffMs: 5 });
+    engines.push(engine);
+    // Everything up and back before the socket opens (the first push also writes the baseline revisions).
+    await engine.syncNow();
+    await engine.syncNow();
+    const pullsDone = pulls.length;
+    engine.start(); // pulls once on starting
+    await vi.waitFor(() => expect(server).not.toBeNull());
+    const live = server!;
+    await vi.waitFor(() => expect(pulls.length).toBe(pullsDone + 1));
+    await vi.waitFor(() => expect(engine.status.state).toBe('synced'));
+    live.message({ type: 'hello', cursor: log.page('0').cursor }); // nothing new: no pull
+    await new Promise((r) => setTimeout(r, 20));
+    const comment = (text: string) => {
+      const row = { id: crypto.randomUUID(), clipId: clip.id, frameIndex: 0, x: 1, y: 1, author: 'rev', at: 1, text, resolved: false };
+      const before = log.page('0').cursor;
+      log.accept([{ kind: 'comment', id: row.id, row }], 'rev');
+      return { row, news: { type: 'rows' as const, after: before, cursor: log.page('0').cursor, changes: log.page(before).changes } };
+    };
+    const pullsBefore = pulls.length;
+
+    // Rows that continue from the checkpoint: stored, and no pull.
+    const first = comment('see the rim');
+    live.message(first.news);
+    await vi.waitFor(async () => expect(await db.comments.get(first.row.id)).toMatchObject({ text: 'see the rim' }));
+    await vi.waitFor(() => expect(engine.status.state).toBe('synced'));
+    // A stroke here is pushed, and (the socket being open) not followed by a pull either.
+    await new Painter(db, clip, 'ann').stroke(0, { x: 0, y: 0, w: 1, h: 1 }, 1);
+    await vi.waitFor(async () => expect((await db.revisions.toArray()).every((r) => r.cursor !== undefined)).toBe(true));
+    expect(pulls.length).toBe(pullsBefore);
+
+    // A message lost on the way: the next one does not continue from the checkpoint, so the engine pulls.
+    const lost = comment('lost on the way');
+    const next = comment('after it');
+    live.message({ ...next.news, after: lost.news.cursor, changes: next.news.changes.filter((c) => c.id === next.row.id) });
+    await vi.waitFor(async () => expect(await db.comments.get(lost.row.id)).toMatchObject({ text: 'lost on the way' }));
+    expect(await db.comments.get(next.row.id)).toMatchObject({ text: 'after it' });
+    expect(pulls.length).toBe(pullsBefore + 1);
+
+    // The socket closes: a push is then followed by a pull, as without a socket.
+    live.closed();
+    const n = pulls.length;
+    await new Painter(db, clip, 'ann').stroke(0, { x: 1, y: 1, w: 1, h: 1 }, 1);
+    await vi.waitFor(() => expect(pulls.length).toBe(n + 1));
   });
 });

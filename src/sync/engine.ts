@@ -3,10 +3,14 @@
  * then pull what others wrote, whenever something may have changed, and say where it stands.
  *
  * Triggers: this tab's writes (store/localWrites.ts, after a short quiet time so a stroke's rows go
- * together), the server's live `changed` message (a WebSocket, reconnected with backoff), the
- * browser's `online` event, and `syncNow()`. Network failures and 408/429/5xx answers are retried
- * with exponential backoff and jitter (status `offline`); 401 stops the loop (signed out) until
- * `start()` is called again; any other failure is shown as `error` and retried on the next trigger.
+ * together), the server's live socket (a WebSocket, reconnected with backoff), the browser's
+ * `online` event, and `syncNow()`. While the socket is open, others' rows arrive on it and are
+ * applied without a request (liveNews.ts; docs/sync.md "Live rows"); the engine pulls over HTTP when
+ * the socket (re)opens, when the server says `changed`, when the news has a gap, on `online` and on
+ * `syncNow()`, and after every push while no socket is open. Network failures and 408/429/5xx
+ * answers are retried with exponential backoff and jitter (status `offline`); 401 stops the loop
+ * (signed out) until `start()` is called again; any other failure is shown as `error` and retried
+ * on the next trigger.
  *
  * Status is a tiny external store: `engine.status` and `engine.subscribe(fn)`, which is exactly what
  * React's `useSyncExternalStore(engine.subscribe, () => engine.status)` wants.
@@ -15,8 +19,9 @@ import type { SpocDb } from '../store/db';
 import { onLocalWrites } from '../store/localWrites';
 import { isPulledRow } from './applyPull';
 import { ensureFrameImage } from './frameImages';
+import { LiveNews } from './liveNews';
 import { compareCursors } from './protocol';
-import { pullAll, type PullRound } from './pull';
+import { applyLiveNews, pullAll, type PullRound } from './pull';
 import { pushOnce } from './push';
 import { readLink } from './syncState';
 import { isRetryable, SyncHttpError, type LiveConnection, type SyncTransport } from './transport';
@@ -61,6 +66,13 @@ export class SyncEngine {
   private live: LiveConnection | null = null;
   private liveTimer: ReturnType<typeof setTimeout> | null = null;
   private liveFailures = 0;
+  /** The socket said hello: its news can stand in for pulls. */
+  private liveReady = false;
+  private readonly news = new LiveNews();
+  /** Local writes may wait to be pushed. */
+  private pushDue = true;
+  /** News may have been missed: the next cycle pulls over HTTP. */
+  private pullDue = true;
   private openClip: string | null = null;
   private writtenSince = 0;
   private readonly opts: Required<Omit<SyncEngineOptions, 'events' | 'pullPageSize'>> & Pick<SyncEngineOptions, 'events' | 'pullPageSize'>;
@@ -112,6 +124,7 @@ export class SyncEngine {
     if (this.started) return;
     this.started = true;
     this.failures = 0;
+    this.pushDue = this.pullDue = true;
     for (const table of WATCHED) {
       this.stopWatching.push(
         onLocalWrites(this.db, table, (_keys, values) => {
@@ -119,12 +132,16 @@ export class SyncEngine {
           if (values.every((v) => typeof (v as { cursor?: unknown }).cursor === 'string' || isPulledRow(v))) return;
           // Rows written, not yet counted by an outbox: shown as pending until the push says more exactly.
           this.writtenSince += values.length;
+          this.pushDue = true;
           if (this.current.state === 'synced' || this.current.state === 'pending') this.set({ state: 'pending', count: Math.max(this.writtenSince, this.current.state === 'pending' ? this.current.count : 0) });
           this.schedule(this.opts.debounceMs, false);
         }),
       );
     }
-    const onOnline = () => this.trigger();
+    const onOnline = () => {
+      this.pullDue = this.pushDue = true;
+      this.trigger();
+    };
     this.opts.events?.addEventListener('online', onOnline);
     this.stopWatching.push(() => this.opts.events?.removeEventListener('online', onOnline));
     void this.connectLive();
@@ -143,6 +160,8 @@ export class SyncEngine {
     this.timer = this.liveTimer = null;
     this.live?.close();
     this.live = null;
+    this.liveReady = false;
+    this.news.clear();
     this.set(final);
   }
 
@@ -163,6 +182,7 @@ export class SyncEngine {
   /** Runs a push-then-pull cycle now (also while stopped: tests, "Sync now"); resolves when it and any cycle it triggered end. */
   async syncNow(): Promise<void> {
     this.failures = 0;
+    this.pushDue = this.pullDue = true;
     return this.run();
   }
 
@@ -210,15 +230,42 @@ export class SyncEngine {
   }
 
   private async cycle(): Promise<void> {
-    this.writtenSince = 0;
-    for (;;) {
-      const round = await pushOnce(this.db, this.transport, this.projectId);
-      if (round.left > 0) this.set({ state: 'pending', count: round.left });
-      if (round.left === 0 || round.sent === 0) break;
-    }
-    const pulled = await pullAll(this.db, this.transport, this.projectId, this.opts.pullPageSize);
+    if (this.pushDue) await this.pushAll();
+    const pulled = await this.pull();
     if (pulled.applied > 0) for (const fn of this.appliedListeners) fn(pulled);
     this.set({ state: 'synced', at: Date.now() });
+  }
+
+  private async pushAll(): Promise<void> {
+    this.writtenSince = 0;
+    this.pushDue = false;
+    try {
+      for (;;) {
+        const round = await pushOnce(this.db, this.transport, this.projectId);
+        if (round.left > 0) this.set({ state: 'pending', count: round.left });
+        if (round.left === 0 || round.sent === 0) break;
+      }
+    } catch (err) {
+      this.pushDue = true;
+      throw err;
+    }
+    // Without a socket nothing tells of what others pushed meanwhile: pull after each push.
+    if (!this.liveReady) this.pullDue = true;
+  }
+
+  /** The live news when it continues from the checkpoint; over HTTP when it does not, or news may have been missed. */
+  private async pull(): Promise<PullRound> {
+    if (!this.pullDue && this.liveReady) {
+      const { gap, ...round } = await applyLiveNews(this.db, this.projectId, this.news);
+      if (!gap) return round;
+    }
+    this.pullDue = false;
+    try {
+      return await pullAll(this.db, this.transport, this.projectId, this.opts.pullPageSize);
+    } catch (err) {
+      this.pullDue = true;
+      throw err;
+    }
   }
 
   private fail(err: unknown): void {
@@ -255,10 +302,17 @@ export class SyncEngine {
     this.live = this.transport.live(link.serverProjectId, {
       message: (m) => {
         this.liveFailures = 0;
+        if (m.type === 'hello') this.liveReady = true;
         if (m.type === 'hello' || m.type === 'changed') {
+          this.news.announce(m.cursor);
           void readLink(this.db, this.projectId).then((l) => {
-            if (l && compareCursors(m.cursor, l.cursor) > 0) this.trigger();
+            if (!l || compareCursors(m.cursor, l.cursor) <= 0) return;
+            this.pullDue = true;
+            this.trigger();
           });
+        } else if (m.type === 'rows') {
+          this.news.add(m);
+          this.trigger();
         } else if (m.type === 'presence') {
           this.presenceNow = m.clips;
           for (const fn of this.presenceListeners) fn();
@@ -266,6 +320,9 @@ export class SyncEngine {
       },
       closed: () => {
         this.live = null;
+        // News stops here: until the next hello, pull after pushing, and pull once it comes.
+        this.liveReady = false;
+        this.news.clear();
         if (!this.started) return;
         const delay = this.backoff(this.liveFailures++);
         this.liveTimer = setTimeout(() => {

@@ -131,14 +131,22 @@ export interface PullResponse {
 }
 
 /**
- * GET /api/projects/:projectId/sync/live (WebSocket). The server sends a message whenever the project
- * gains rows (fanned out across server processes through PostgreSQL LISTEN/NOTIFY); the client then
- * pulls. Presence tells who has which clip open.
+ * GET /api/projects/:projectId/sync/live (WebSocket). Whenever the project gains rows (fanned out
+ * across server processes through PostgreSQL LISTEN/NOTIFY) the server sends them: `rows` holds every
+ * row changed after `after` up to `cursor`, exactly what a pull from `after` would answer, so a client
+ * whose cursor lies in [after, cursor) applies it instead of pulling (docs/sync.md "Live rows"). When
+ * the rows are too many to send, or could not be read, it sends `changed` and the client pulls; so does
+ * a client that finds a gap (its cursor below `after`). `hello` is the project's cursor when the socket
+ * opens. Presence tells who has which clip open.
  */
 export type LiveServerMessage =
   | { type: 'hello'; cursor: Cursor }
   | { type: 'changed'; cursor: Cursor }
+  | { type: 'rows'; after: Cursor; cursor: Cursor; changes: PulledChange[] }
   | { type: 'presence'; clips: Record<string, string[]> };
+
+/** Largest `rows` message the server sends (its JSON, in UTF-16 code units); larger news goes as `changed`. */
+export const LIVE_ROWS_MAX_CHARS = 256 * 1024;
 export type LiveClientMessage = { type: 'open'; clipId: string | null };
 
 /**

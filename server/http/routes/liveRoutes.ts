@@ -5,10 +5,11 @@
  * handshake is a GET, which the CSRF check of other requests does not cover.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SYNC_ID_PATTERN, compareCursors, type LiveClientMessage, type LiveServerMessage } from '../../../src/sync/protocol';
+import { SYNC_ID_PATTERN, type LiveClientMessage, type LiveServerMessage } from '../../../src/sync/protocol';
+import { roleIn } from '../../store/projects';
 import type { LivePeer } from '../../sync/liveHub';
 import { projectCursor } from '../../sync/syncStore';
-import { checkSameOrigin, requireUser } from '../authenticate';
+import { checkSameOrigin, requireUser, stillSignedIn } from '../authenticate';
 import type { ServerContext } from '../serverContext';
 import { myRole } from './projectAccess';
 
@@ -51,26 +52,45 @@ export function liveRoutes(api: FastifyInstance, ctx: ServerContext): void {
 
   api.get<{ Params: ProjectParams }>('/projects/:projectId/sync/live', { websocket: true, preHandler: [requireUser(ctx), access] }, (socket: LiveSocket, request) => {
     const projectId = projectOf.get(request)!;
-    const send = (m: LiveServerMessage) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(m));
+    const send = (text: string) => {
+      if (socket.readyState === socket.OPEN) socket.send(text);
     };
-    // Until hello is out, what the hub says waits (a change committed meanwhile may be newer than hello's cursor).
-    let waiting: LiveServerMessage[] | null = [];
-    const peer: LivePeer = { username: request.signedIn.username, send: (m) => (waiting ? waiting.push(m) : send(m)) };
+    // Until hello is out, what the hub says waits: the client learns the cursor first, then the news
+    // (news older than hello is harmless: the client skips what it holds and pulls over a gap).
+    // Presence sent meanwhile is dropped: the presence that follows hello is newer.
+    let waiting: string[] | null = [];
+    const peer: LivePeer = {
+      username: request.signedIn.username,
+      send: (text, type) => {
+        if (!waiting) send(text);
+        else if (type !== 'presence') waiting.push(text);
+      },
+    };
     ctx.live.join(projectId, peer);
+    // The socket outlives the checks of its handshake: ask again now and then, and close it when the
+    // session ended (expired, signed out, user disabled) or the membership was taken away.
+    const recheck = setInterval(() => {
+      stillAllowed(ctx, request, projectId).then(
+        (refusal) => refusal && socket.close(refusal.code, refusal.reason),
+        (err: unknown) => request.log.warn(err),
+      );
+    }, ctx.options.liveRecheckMs);
     socket.on('message', (data, isBinary) => {
       const message = isBinary ? null : parseLiveClientMessage(data.toString());
       if (!message) return socket.close(1008, 'not a sync protocol message');
       ctx.live.open(projectId, peer, message.clipId);
     });
-    socket.on('close', () => ctx.live.leave(projectId, peer));
+    socket.on('close', () => {
+      clearInterval(recheck);
+      ctx.live.leave(projectId, peer);
+    });
     projectCursor(ctx.db, projectId).then(
       (cursor) => {
-        send({ type: 'hello', cursor });
-        send({ type: 'presence', clips: ctx.live.presence(projectId) });
+        send(JSON.stringify({ type: 'hello', cursor } satisfies LiveServerMessage));
+        send(JSON.stringify({ type: 'presence', clips: ctx.live.presence(projectId) } satisfies LiveServerMessage));
         const held = waiting ?? [];
         waiting = null;
-        for (const m of held) if (m.type === 'changed' && compareCursors(m.cursor, cursor) > 0) send(m);
+        for (const text of held) send(text);
       },
       (err: unknown) => {
         request.log.error(err);
@@ -78,4 +98,15 @@ export function liveRoutes(api: FastifyInstance, ctx: ServerContext): void {
       },
     );
   });
+}
+
+/** Close codes of a socket whose rights ended (4000–4999 are the application's). */
+export const LIVE_CLOSE_SIGNED_OUT = 4401;
+export const LIVE_CLOSE_NOT_A_MEMBER = 4403;
+
+async function stillAllowed(ctx: ServerContext, request: FastifyRequest, projectId: string): Promise<{ code: number; reason: string } | null> {
+  const user = await stillSignedIn(ctx, request);
+  if (user?.id !== request.signedIn.id) return { code: LIVE_CLOSE_SIGNED_OUT, reason: 'signed out' };
+  if ((await roleIn(ctx.db, projectId, user.id)) === null) return { code: LIVE_CLOSE_NOT_A_MEMBER, reason: 'no longer a member of this project' };
+  return null;
 }

@@ -17,7 +17,6 @@ import {
   type PushResponse,
 } from '../../../src/sync/protocol';
 import { mayUpload } from '../../auth/syncPermissions';
-import { pushChanges } from '../../sync/push';
 import { lastIssuedCursor, pullPage } from '../../sync/syncStore';
 import { requireUser } from '../authenticate';
 import { HttpError } from '../httpError';
@@ -73,7 +72,7 @@ export function syncRoutes(api: FastifyInstance, ctx: ServerContext): void {
       const refusal = mayUpload(role);
       if (refusal) throw new HttpError(403, refusal);
     }
-    return pushChanges(ctx.db, { projectId, role, user: request.signedIn, request: body });
+    return ctx.pushes.push({ projectId, role, user: request.signedIn, request: body });
   });
 
   api.get<{ Params: ProjectParams; Querystring: { after?: string; limit?: string } }>(
