@@ -5,8 +5,9 @@
  * real H.264 (libx264, skipped without ffmpeg). Per frame: IoU with the truth and the confidence the
  * app shows, for the old Farneback warp and the new tracking + GrabCut re-fit, without and with the
  * native 30 fps frames between samples; then the calibration error of each confidence.
- * PROP_FIT=1 also refits the calibration on separate training scenes and prints a table per mode for
- * src/inference/propagate/calibration.ts. Prints figures only; nothing here asserts.
+ * PROP_FIT=1 also refits the calibration on separate training scenes and prints a table and a
+ * chain-depth decay per mode for src/inference/propagate/calibration.ts (PROP_FIT=only: nothing
+ * else). Prints figures only; nothing here asserts.
  */
 import { spawnSync } from 'node:child_process';
 import type { RgbaImage } from '../src/masks/labelMap';
@@ -16,7 +17,8 @@ import { inProcessTransport } from '../src/rpc/transport';
 import { createClassicalHandler } from '../src/inference/classical/handler';
 import { nodeCv } from '../src/testing/opencv';
 import { carriedScene, demoScene, runChain, type ChainStep, type SampledScene } from '../src/inference/propagate/accuracy';
-import { calibrationError, fitIsotonic, type TrackMode } from '../src/inference/propagate/calibration';
+import { calibrationError, TRACK_CALIBRATION, type TrackMode } from '../src/inference/propagate/calibration';
+import { fitChains, type ChainSample } from '../src/inference/propagate/calibrationFit';
 import type { PropagationEngine } from '../src/inference/propagate/propagateFrame';
 
 const client = new ClassicalClient(inProcessTransport(createClassicalHandler(nodeCv)));
@@ -89,19 +91,23 @@ if (process.env.PROP_FIT) {
   const training: SampledScene[] = [];
   for (let i = 0; i < 16; i++) training.push(carriedScene(101 + i, { speed: [0.5, 0.8, 1.2, 1.6][i % 4] }));
   for (const seed of [101, 104]) training.push(demoScene('grating', seed), demoScene('peeling', seed + 1), demoScene('slicing', seed + 2));
-  const points: Record<TrackMode, { x: number; y: number }[]> = { native: [], sampled: [] };
+  const chains: Record<TrackMode, ChainSample[][]> = { native: [], sampled: [] };
   for (const scene of training) {
     for (const native of [false, true]) {
-      for (const s of await runChain(newEngine, scene, { native })) if (s.raw !== null) points[native ? 'native' : 'sampled'].push({ x: s.raw, y: s.iou });
+      const steps = await runChain(newEngine, scene, { native });
+      // A chain is kept whole (its steps' depths are their positions); a step without a score ends it.
+      const scored = steps.findIndex((s) => s.score === null);
+      chains[native ? 'native' : 'sampled'].push(steps.slice(0, scored < 0 ? steps.length : scored).map((s) => ({ score: s.score!, iou: s.iou })));
     }
-    console.log(`  calibration data: ${scene.name} done (${points.native.length} + ${points.sampled.length} frames)`);
+    console.log(`  calibration data: ${scene.name} done`);
   }
-  console.log('\nisotonic fits per mode (paste into calibration.ts TRACK_CALIBRATION):');
+  console.log('\nfits per mode, isotonic table and chain-depth decay (paste into calibration.ts TRACK_CALIBRATION and TRACK_DEPTH_DECAY):');
   for (const mode of ['native', 'sampled'] as const) {
-    const table = fitIsotonic(points[mode]);
-    console.log(`  ${mode}: {\n    raw: [${table.raw.map((v) => v.toFixed(4)).join(', ')}],\n    iou: [${table.iou.map((v) => v.toFixed(4)).join(', ')}],\n  },   // ${points[mode].length} frames`);
+    const fit = fitChains(chains[mode], TRACK_CALIBRATION[mode]);
+    const n = chains[mode].reduce((a, c) => a + c.length, 0);
+    console.log(`  ${mode}: {\n    raw: [${fit.table.raw.map((v) => v.toFixed(4)).join(', ')}],\n    iou: [${fit.table.iou.map((v) => v.toFixed(4)).join(', ')}],\n  },   // decay ${fit.decay.toFixed(3)} a step, ${n} frames, training mean squared error ${fit.error.toFixed(4)}`);
   }
-  console.log(`  points: ${JSON.stringify(points)}`);
+  console.log(`  chains: ${JSON.stringify(chains)}`);
   if (process.env.PROP_FIT === 'only') process.exit(0);
 }
 
@@ -112,18 +118,18 @@ const rows = await measure(encoded ? [...heldOut, encoded] : heldOut, true);
 if (!encoded) console.log('| carried cup, H.264 | (skipped: ffmpeg with libx264 not found) |');
 
 console.log('\nSummary over the held-out scenes (mean IoU at frame 5; calibration error of the confidence shown):\n');
-console.log('| method | mean IoU frame 2 | mean IoU frame 5 | frames >= 0.9 IoU | ECE | worst bin | claims >= 0.9 at IoU < 0.5 |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('| method | mean IoU frame 2 | mean IoU frame 5 | frames >= 0.9 IoU | ECE | worst bin | claims >= 0.9 at IoU < 0.5 | at IoU < 0.8 |');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const method of [...new Set(rows.map((r) => r.method))]) {
   const mine = rows.filter((r) => r.method === method);
   const all = mine.flatMap((r) => r.steps);
   const e = calibrationError(all.map((s) => ({ confidence: s.confidence, iou: s.iou })));
   console.log(
-    `| ${method} | ${mean(mine.map((r) => r.steps[0].iou)).toFixed(3)} | ${mean(mine.map((r) => r.steps[r.steps.length - 1].iou)).toFixed(3)} | ${all.filter((s) => s.iou >= 0.9).length}/${all.length} | ${e.ece.toFixed(3)} | ${e.worstBin.toFixed(3)} | ${e.overclaims} |`,
+    `| ${method} | ${mean(mine.map((r) => r.steps[0].iou)).toFixed(3)} | ${mean(mine.map((r) => r.steps[r.steps.length - 1].iou)).toFixed(3)} | ${all.filter((s) => s.iou >= 0.9).length}/${all.length} | ${e.ece.toFixed(3)} | ${e.worstBin.toFixed(3)} | ${e.overclaims} | ${e.overclaimsUnder80} |`,
   );
   if (method.startsWith('new')) {
     const raw = calibrationError(all.filter((s) => s.raw !== null).map((s) => ({ confidence: s.raw!, iou: s.iou })));
-    console.log(`| ${method}, uncalibrated raw score | | | | ${raw.ece.toFixed(3)} | ${raw.worstBin.toFixed(3)} | ${raw.overclaims} |`);
+    console.log(`| ${method}, uncalibrated raw score | | | | ${raw.ece.toFixed(3)} | ${raw.worstBin.toFixed(3)} | ${raw.overclaims} | ${raw.overclaimsUnder80} |`);
   }
 }
 client.close();

@@ -30,6 +30,10 @@ export interface ChainStep {
   confidence: number;
   /** The uncalibrated score (calibration.ts), when the tracking path ran. */
   raw: number | null;
+  /** The same before the previous frame's confidence is folded in (the calibration fit's input). */
+  score: number | null;
+  /** Chain depth of the frame propagated from (0: the true map). */
+  depth: number;
   ms: number;
 }
 
@@ -59,10 +63,11 @@ export async function runChain(engine: PropagationEngine, scene: SampledScene, o
   const steps = Math.min(options.steps ?? scene.sampled - 1, scene.sampled - 1);
   let previous = scene.truth(0);
   let previousConfidence = 1;
+  let previousDepth = 0;
   const out: ChainStep[] = [];
   for (let k = 0; k < steps; k++) {
     const t0 = performance.now();
-    const r = await propagateFrame(engine, source, { from: k, previous, previousConfidence });
+    const r = await propagateFrame(engine, source, { from: k, previous, previousConfidence, previousDepth });
     const ms = performance.now() - t0;
     const truth = scene.truth(k + 1);
     const confidence = r.confidence ?? 0;
@@ -72,10 +77,13 @@ export async function runChain(engine: PropagationEngine, scene: SampledScene, o
       stateIou: (maskIou(r.map, truth, 1) + maskIou(r.map, truth, 2)) / 2,
       confidence,
       raw: r.regions[0] && r.nativeFrames !== undefined ? r.regions[0].quality : null,
+      score: r.trackScore ?? null,
+      depth: previousDepth,
       ms,
     });
     previous = r.map;
     previousConfidence = confidence;
+    previousDepth = r.depth ?? previousDepth + 1;
   }
   return out;
 }

@@ -9,10 +9,17 @@
  *            times the confidence of the frame it was propagated from (1 for a mask a person made),
  *            since errors carry on down a chain; a group whose match had a near-equal rival
  *            (ambiguity >= 0.9: a look-alike object in the window, e.g. a second mug) scores 0;
- *   conf   = CALIBRATION[mode](raw): a monotone (isotonic, pool-adjacent-violators) fit of measured
- *            IoU on raw, over generated propagations with exact ground truth (bench/propagation-accuracy.bench.ts
- *            refits and prints it), linearly interpolated between its steps, and never above the
- *            confidence of the frame it was propagated from (a chain does not get surer as it goes).
+ *   conf   = CALIBRATION[mode](raw) × DEPTH_DECAY[mode]^depth: a monotone (isotonic,
+ *            pool-adjacent-violators) fit of measured IoU on raw, over generated propagations with
+ *            exact ground truth, linearly interpolated between its steps, times a per-step decay for
+ *            the chain depth (propagation steps between the frame propagated from and a person's
+ *            mask: 0 when a person painted it), and never above the confidence of the frame it was
+ *            propagated from (a chain does not get surer as it goes). The raw score cannot see how
+ *            far a chain has drifted (small native steps drift a few pixels each at a high score), the
+ *            depth can: non-decreasing in raw, non-increasing in depth. A frame whose raw score is 0
+ *            (a jump that may have landed on a look-alike) shows at most AMBIGUOUS_CLAIM, a policy
+ *            on top (shownTrackConfidence). Table and decay are fitted
+ *            together (calibrationFit.ts; bench/propagation-accuracy.bench.ts refits and prints them).
  *            One table per mode: tracking through the clip's native frames and jumping from one sampled
  *            frame to the next fail differently (small steps drift slowly at a high raw score; one
  *            big jump is right or lands on a look-alike), so one pooled table over-claimed for one
@@ -49,20 +56,54 @@ export type TrackMode = 'native' | 'sampled';
 /** Fitted by `PROP_FIT=1 npm run bench propagation-accuracy` on its training scenes; see docs/inference.md for the figures. */
 export const TRACK_CALIBRATION: Record<TrackMode, Calibration> = {
   // 88 training frames each: 16 carried cups at 0.5-1.6 cup widths per second, two each of the
-  // grating, peeling and slicing demos; chains of 4 from the true map.
+  // grating, peeling and slicing demos; chains of 4 from the true map, fitted with the decay below.
   native: {
-    raw: [0.2182, 0.3442, 0.3998, 0.5081, 0.6732, 0.8948, 0.9641],
-    iou: [0.1621, 0.7415, 0.949, 0.9516, 0.9595, 0.9668, 0.9963],
+    raw: [0.0661, 0.2181, 0.3419, 0.3695, 0.4924, 0.6723, 0.9641],
+    iou: [0.1196, 0.1671, 0.9645, 0.9705, 0.9746, 0.9805, 0.9963],
   },
   sampled: {
-    raw: [0.0, 0.0283, 0.4173, 0.9741],
-    iou: [0.3589, 0.677, 0.8482, 0.9978],
+    raw: [0.0, 0.0555, 0.3772, 0.8417, 0.9429, 0.9741],
+    iou: [0.6209, 0.7013, 0.9429, 0.9456, 0.9948, 0.9978],
   },
 };
 
-/** The confidence shown: calibrated for the mode, capped by the confidence of the frame propagated from. */
-export function trackConfidence(raw: number, previousConfidence = 1, mode: TrackMode = 'sampled'): number {
-  return Math.min(calibrate(raw, TRACK_CALIBRATION[mode]), Math.min(1, Math.max(0, previousConfidence)));
+/**
+ * The share of the expected IoU kept per step of chain depth, fitted with the tables: native steps
+ * drift slowly (a few pixels a step), jumps between samples more.
+ */
+export const TRACK_DEPTH_DECAY: Record<TrackMode, number> = { native: 0.985, sampled: 0.935 };
+
+/**
+ * The confidence shown: calibrated for the mode and the chain depth (steps since a person's mask
+ * at the frame propagated from; 0 = a person painted it), capped by the confidence of the frame
+ * propagated from.
+ */
+export function trackConfidence(raw: number, previousConfidence = 1, mode: TrackMode = 'sampled', depth = 0): number {
+  return chainConfidence(raw, previousConfidence, TRACK_CALIBRATION[mode], TRACK_DEPTH_DECAY[mode], depth);
+}
+
+/** trackConfidence with an explicit table and decay (the fit evaluates candidates with it). */
+export function chainConfidence(raw: number, previousConfidence: number, table: Calibration, decay: number, depth: number): number {
+  const kept = calibrate(raw, table) * Math.pow(decay, Math.max(0, depth));
+  return Math.min(Math.max(0, Math.min(1, kept)), Math.min(1, Math.max(0, previousConfidence)));
+}
+
+/**
+ * The most a frame with raw score 0 may claim (every group's match ambiguous, lost or re-fitted to
+ * nothing). A policy on top of the calibration, not a fit: the sampled table gives such a jump
+ * ~0.62, the mean of jumps that were right and jumps that landed on a look-alike (a coin toss the
+ * score cannot call), and 0.62 would pass a Forward run's default threshold (0.6) onto the
+ * look-alike. Below even odds, the frame is flagged and stops the run.
+ */
+export const AMBIGUOUS_CLAIM = 0.45;
+
+export function capAmbiguous(raw: number, confidence: number): number {
+  return raw <= 0 ? Math.min(confidence, AMBIGUOUS_CLAIM) : confidence;
+}
+
+/** The confidence a tracked frame shows: calibrated (trackConfidence), an untrusted jump capped. */
+export function shownTrackConfidence(raw: number, previousConfidence = 1, mode: TrackMode = 'sampled', depth = 0): number {
+  return capAmbiguous(raw, trackConfidence(raw, previousConfidence, mode, depth));
 }
 
 /** The calibrated confidence of a raw score: linear between the table's points, flat beyond its ends. */
@@ -81,14 +122,21 @@ export function calibrate(raw: number, table: Calibration): number {
 
 /**
  * Isotonic regression of y on x (pool adjacent violators): the non-decreasing step function
- * closest to the points in squared error. Returned as one point per pooled block, at the block's
+ * closest to the points in squared error (points with equal x pooled first, so the function has
+ * one value per x). Returned as one point per pooled block, at the block's
  * mean x, so `calibrate` interpolates between block centres.
  */
 export function fitIsotonic(points: readonly { x: number; y: number }[]): Calibration {
   const sorted = [...points].sort((a, b) => a.x - b.x);
   const blocks: { sx: number; sy: number; n: number }[] = [];
   for (const p of sorted) {
-    blocks.push({ sx: p.x, sy: p.y, n: 1 });
+    // Equal raw scores are one point of the function: pooled whatever their order.
+    const last = blocks[blocks.length - 1];
+    if (last && last.sx / last.n === p.x) {
+      last.sx += p.x;
+      last.sy += p.y;
+      last.n++;
+    } else blocks.push({ sx: p.x, sy: p.y, n: 1 });
     while (blocks.length > 1) {
       const b = blocks[blocks.length - 1];
       const a = blocks[blocks.length - 2];
@@ -109,17 +157,21 @@ export interface CalibrationError {
   worstBin: number;
   /** Frames claiming >= 0.9 whose IoU is below 0.5 (the failure users saw). */
   overclaims: number;
+  /** Frames claiming >= 0.9 whose IoU is below 0.8 (a chain's end drifting unflagged). */
+  overclaimsUnder80: number;
 }
 
 export function calibrationError(points: readonly { confidence: number; iou: number }[], bins = 10): CalibrationError {
   const acc = Array.from({ length: bins }, () => ({ c: 0, y: 0, n: 0 }));
   let overclaims = 0;
+  let overclaimsUnder80 = 0;
   for (const p of points) {
     const b = acc[Math.min(bins - 1, Math.max(0, Math.floor(p.confidence * bins)))];
     b.c += p.confidence;
     b.y += p.iou;
     b.n++;
     if (p.confidence >= 0.9 && p.iou < 0.5) overclaims++;
+    if (p.confidence >= 0.9 && p.iou < 0.8) overclaimsUnder80++;
   }
   let ece = 0;
   let worstBin = 0;
@@ -129,5 +181,5 @@ export function calibrationError(points: readonly { confidence: number; iou: num
     ece += (b.n / points.length) * gap;
     if (b.n >= 3) worstBin = Math.max(worstBin, gap);
   }
-  return { ece, worstBin, overclaims };
+  return { ece, worstBin, overclaims, overclaimsUnder80 };
 }

@@ -12,6 +12,7 @@ import type { InferenceClient } from '../runtime/inferenceClient';
 import { discStats, inProcessClient, solidImage, tinyFiles } from '../../testing/inference';
 import { propagateForward } from './forward';
 import { propagateFrame, type FlowPropagationBackend, type PropagationSource } from './propagateFrame';
+import type { TrackBackend } from './track';
 import { regionPrompt } from './prompts';
 import { stateRegions } from './regions';
 
@@ -198,5 +199,34 @@ describe('propagateFrame with the optical-flow fallback', () => {
     const run = propagateFrame({ kind: 'flow', backend: never }, source(), { from: 0, previous: rect(createLabelMap(W, H), 10, 10, 20, 20, 1), signal: abort.signal });
     setTimeout(() => abort.abort(), 10);
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('weight-free tracking carries the chain depth', () => {
+  // A stand-in for the classical client: every object moves 10 px right, matched exactly, and the
+  // re-fit keeps the carried mask — the raw score is 1 at every step, so only the chain differs.
+  const exact: FlowPropagationBackend & TrackBackend = {
+    propagateByFlow: async () => {
+      throw new Error('tracking is used when the backend has it');
+    },
+    estimateShifts: async (_a, _b, queries) => queries.map(() => ({ dx: 10, dy: 0, rms: 0, ambiguity: 0, work: 0 })),
+    refitLabels: async (_image, carried) => ({ map: carried, groups: [] }),
+  };
+  const engine = { kind: 'flow' as const, backend: exact };
+  const previous = () => rect(createLabelMap(W, H), 100, 80, 40, 40, 1);
+
+  it('a frame is one step deeper than the frame it came from, and the same evidence claims less deeper down a chain', async () => {
+    const fromPerson = await propagateFrame(engine, source(), { from: 0, previous: previous() });
+    expect(fromPerson.depth).toBe(1);
+    expect(fromPerson.trackScore).toBe(1);
+    const deep = await propagateFrame(engine, source(), { from: 3, previous: previous(), previousConfidence: 1, previousDepth: 3 });
+    expect(deep.depth).toBe(4);
+    expect(deep.trackScore).toBe(1);
+    expect(deep.confidence!).toBeLessThan(fromPerson.confidence! - 0.05);
+    // A propagated frame whose depth was not kept (only its confidence) counts as one step deep.
+    const unknown = await propagateFrame(engine, source(), { from: 1, previous: previous(), previousConfidence: 0.99 });
+    expect(unknown.depth).toBe(2);
+    const known = await propagateFrame(engine, source(), { from: 1, previous: previous(), previousConfidence: 0.99, previousDepth: 1 });
+    expect(unknown.confidence).toBe(known.confidence);
   });
 });

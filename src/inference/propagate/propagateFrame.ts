@@ -21,7 +21,7 @@ import { combineRegions } from './combine';
 import { frameConfidence, regionConfidence, shapeAgreement } from './confidence';
 import { carryTags, type CarriedTag, type TagSuccessor } from './tags';
 import { regionPrompt, type RegionPromptOptions } from './prompts';
-import { rawTrackScore, trackConfidence } from './calibration';
+import { rawTrackScore, shownTrackConfidence } from './calibration';
 import { trackLabels, type TrackBackend } from './track';
 import { stateRegions, type PropRegion } from './regions';
 
@@ -73,6 +73,14 @@ export interface PropagationResult {
   tags: CarriedTag[];
   /** Weight-free tracking: how many native frames between from and to it stepped through (0: none were available). */
   nativeFrames?: number;
+  /** Weight-free tracking: the raw score before the previous frame's confidence is folded in (calibration.ts; the fit's input). */
+  trackScore?: number;
+  /**
+   * Chain depth of frame `to`: propagation steps since a person's mask (the depth of frame `from`
+   * + 1). Kept with the frame's confidence so the next step from it knows how far the chain has gone.
+   * propagateFrame always sets it.
+   */
+  depth?: number;
   ms: number;
 }
 
@@ -104,6 +112,11 @@ export interface PropagateFrameOptions extends RegionPromptOptions {
    * Weight-free tracking folds it in, since a chain carries its errors on.
    */
   previousConfidence?: number;
+  /**
+   * Chain depth of frame t's map: propagation steps since a person's mask (0: a person made it).
+   * Absent: 0 for a person's mask, 1 when a confidence under 1 says t was propagated but not how far.
+   */
+  previousDepth?: number;
   signal?: AbortSignal;
 }
 
@@ -113,6 +126,12 @@ export type PropagationEngine =
 
 function aborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new DOMException('propagation cancelled', 'AbortError');
+}
+
+/** The chain depth of the frame propagated from (see PropagateFrameOptions.previousDepth). */
+export function sourceDepth(options: Pick<PropagateFrameOptions, 'previousConfidence' | 'previousDepth'>): number {
+  if (options.previousDepth !== undefined) return Math.max(0, Math.floor(options.previousDepth));
+  return options.previousConfidence !== undefined && options.previousConfidence < 1 ? 1 : 0;
 }
 
 function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -170,7 +189,7 @@ export async function propagateFrame(engine: PropagationEngine, source: Propagat
     map,
     items.map((it, i) => ({ instanceId: regions[i].instanceId, label: it.label, mask: it.mask })),
   );
-  return { from, to, method: 'sam', map, confidence: frameConfidence(outcomes), regions: outcomes, redetected: proposals.length > 0, tags, ms: performance.now() - t0 };
+  return { from, to, method: 'sam', map, confidence: frameConfidence(outcomes), regions: outcomes, redetected: proposals.length > 0, tags, depth: sourceDepth(options) + 1, ms: performance.now() - t0 };
 }
 
 /**
@@ -227,7 +246,7 @@ async function propagateByFlow(
   const { previous, from } = options;
   const to = from + 1;
   if (regions.length === 0) {
-    return { from, to, method: 'flow', map: combineRegions(previous.width, previous.height, []), confidence: null, regions: [], redetected: false, tags: [], ms: performance.now() - t0 };
+    return { from, to, method: 'flow', map: combineRegions(previous.width, previous.height, []), confidence: null, regions: [], redetected: false, tags: [], depth: sourceDepth(options) + 1, ms: performance.now() - t0 };
   }
   const [prevImage, nextImage] = await Promise.all([source.getImage(from), source.getImage(to)]);
   aborted(options.signal);
@@ -257,7 +276,7 @@ async function propagateByFlow(
     };
   });
   const tags = carryTags(flow.map, successors);
-  return { from, to, method: 'flow', map: flow.map, confidence: frameConfidence(outcomes), regions: outcomes, redetected: false, tags, ms: performance.now() - t0 };
+  return { from, to, method: 'flow', map: flow.map, confidence: frameConfidence(outcomes), regions: outcomes, redetected: false, tags, depth: sourceDepth(options) + 1, ms: performance.now() - t0 };
 }
 
 /** Flow moves a region, so the successor is the candidate with the largest shape agreement. */
@@ -297,8 +316,10 @@ async function propagateByTracking(
   const seen = { n: 0 };
   const between = source.framesBetween ? counted(source.framesBetween(from, to), seen) : undefined;
   const tracked = await trackLabels(backend, { prev, next, between, labels: carried, signal: options.signal });
+  const trackScore = rawTrackScore(tracked.groups);
   const raw = rawTrackScore(tracked.groups, options.previousConfidence ?? 1);
-  const confidence = raw === null ? 0 : trackConfidence(raw, options.previousConfidence ?? 1, seen.n > 0 ? 'native' : 'sampled');
+  const depth = sourceDepth(options);
+  const confidence = raw === null ? 0 : shownTrackConfidence(raw, options.previousConfidence ?? 1, seen.n > 0 ? 'native' : 'sampled', depth);
   const nextRegions = stateRegions(tracked.map, { minArea: 1 });
   const successors: TagSuccessor[] = [];
   const outcomes: RegionOutcome[] = regions.map((region) => {
@@ -318,5 +339,18 @@ async function propagateByTracking(
     };
   });
   const tags = carryTags(tracked.map, successors);
-  return { from, to, method: 'flow', map: tracked.map, confidence: frameConfidence(outcomes), regions: outcomes, redetected: false, tags, nativeFrames: seen.n, ms: performance.now() - t0 };
+  return {
+    from,
+    to,
+    method: 'flow',
+    map: tracked.map,
+    confidence: frameConfidence(outcomes),
+    regions: outcomes,
+    redetected: false,
+    tags,
+    nativeFrames: seen.n,
+    trackScore: trackScore ?? undefined,
+    depth: depth + 1,
+    ms: performance.now() - t0,
+  };
 }

@@ -26,6 +26,8 @@ interface FrameNote {
   from: number;
   method: PropagationResult['method'];
   confidence: number;
+  /** Chain depth: propagation steps since a person's mask (the next step from this frame is calibrated on it). */
+  depth: number;
   redetected: boolean;
   /** One line per region, for the tooltip. */
   detail: string;
@@ -73,7 +75,7 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
     const framesBetween = eng.kind === 'flow' ? await native.forPropagation() : undefined;
     return framesBetween ? { ...source, framesBetween } : source;
   };
-  const note = (r: PropagationResult) => notesStore.record(r.to, { from: r.from, method: r.method, confidence: r.confidence ?? 0, redetected: r.redetected, detail: regionLines(r) });
+  const note = (r: PropagationResult) => notesStore.record(r.to, { from: r.from, method: r.method, confidence: r.confidence ?? 0, depth: r.depth ?? 1, redetected: r.redetected, detail: regionLines(r) });
   // A note describes the propagation that wrote the frame; a new run over it makes it stale.
   const forget = (k: number) => notesStore.forget(k);
   const last = session.clip.frameCount - 1;
@@ -110,9 +112,11 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
     try {
       const previous = await session.loadMap(from);
       const tags = session.tagsAt(from);
+      // A frame without a note was painted by a person (or edited since it was propagated): depth 0.
       const previousConfidence = notesStore.get(from)?.confidence;
+      const previousDepth = notesStore.get(from)?.depth ?? 0;
       const eng = await engine();
-      const result = await propagateFrame(eng, await sourceFor(eng), { from, previous, tags, previousConfidence, signal: ctrl.signal });
+      const result = await propagateFrame(eng, await sourceFor(eng), { from, previous, tags, previousConfidence, previousDepth, signal: ctrl.signal });
       if (result.confidence === null) {
         setMessage(`frame ${from + 1} has no regions to propagate`);
         return;
@@ -151,7 +155,8 @@ export function PropagatePanel({ session, images, frameIndex, goToFrame }: Props
             const tags = session.tagsAt(from);
             // A chain's errors carry on: the frame it starts from was recorded by the step before.
             const previousConfidence = notesStore.get(from)?.confidence;
-            return propagateFrame(eng, src, { from, previous, tags, redetect, previousConfidence, signal: ctrl.signal });
+            const previousDepth = notesStore.get(from)?.depth ?? 0;
+            return propagateFrame(eng, src, { from, previous, tags, redetect, previousConfidence, previousDepth, signal: ctrl.signal });
           },
           loadMap: (k) => session.loadMap(k),
           write: async (r) => {
