@@ -10,6 +10,7 @@ Usage:
   spoc-studio convert --from FORMAT --to FORMAT IN OUT [options]
   spoc-studio serve [--port P] [--host H] [--data DIR] [--dist DIR]
   spoc-studio user add|reset-password NAME [--password-stdin] [--data DIR]
+  spoc-studio user disable|enable NAME [--data DIR]
   spoc-studio token create NAME [--data DIR]
   spoc-studio pull --server URL --project ID --out DIR [--pred NAME] [--approved-only]
   spoc-studio push --server URL --project ID --pred NAME DIR
@@ -22,7 +23,7 @@ Commands:
   convert   convert annotations between WhereToChange, DAVIS, COCO and VISOR (lossless where the
             target format can carry it; see docs/formats.md)
   serve     run the team server: the app and its accounts API on PostgreSQL (docs/server.md)
-  user      create a server account or set a new password (run on the server machine)
+  user      create a server account, set a new password, disable or enable it (on the server machine)
   token     make a bearer token for the CLI to use against the server
   pull      write a server project's gt (and a prediction) as mask folders for eval
   push      send predicted masks to a server project as a pred:NAME layer
@@ -167,10 +168,16 @@ Try:  spoc-studio user add ana && spoc-studio serve
 
 export const USER_HELP = `Usage: spoc-studio user add NAME [--password-stdin] [--data DIR]
        spoc-studio user reset-password NAME [--password-stdin] [--data DIR]
+       spoc-studio user disable NAME [--data DIR]
+       spoc-studio user enable NAME [--data DIR]
 
 add             creates an account (usernames: 2-40 letters, digits, ".", "_", "-"; unique
                 without regard to case)
 reset-password  sets a new password and signs the user out of every browser
+disable         locks the account out: sign-in is refused, its sessions are signed out and its
+                CLI tokens revoked at once; everything it wrote stays, under its name
+enable          lets a disabled account sign in again with its password (old sessions and
+                tokens stay revoked)
 
 Options:
   --password-stdin   read the password from standard input (one trailing newline is dropped;
