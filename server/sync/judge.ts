@@ -23,6 +23,7 @@ import {
   mayPaint,
   mayStartWorkByEditing,
   mayTakeStep,
+  mayTrashClip,
   type Pusher,
   type Refusal,
 } from '../auth/syncPermissions';
@@ -152,8 +153,9 @@ async function rules(scope: PushScope, kind: SyncKind, body: JsonObject, stored:
 
 /**
  * Clips: new ones by managers, starting at `todo` whatever they say (a status follows accepted
- * lifecycle steps); afterwards the size never changes, metadata only by managers, the assignee only
- * by a manager, and the status only by steps (or by the first edit, todo to in progress).
+ * lifecycle steps); afterwards the size never changes, metadata only by managers, the assignee and
+ * the trash mark only by a manager, and the status only by steps (or by the first edit, todo to in
+ * progress).
  */
 function clipRules(who: Pusher, body: JsonObject, old: Clip | undefined): JsonObject {
   const next = { ...body } as unknown as Clip;
@@ -169,7 +171,22 @@ function clipRules(who: Pusher, body: JsonObject, old: Clip | undefined): JsonOb
     if (old.assignee === undefined) delete next.assignee;
     else next.assignee = old.assignee;
   }
+  if (next.deletedAt !== old.deletedAt && mayTrashClip(who) !== null) trashByNonManager(who, next, old);
   return next as unknown as JsonObject;
+}
+
+/**
+ * A clip row from someone who may not trash or restore clips whose trash mark differs from the
+ * server's. If the mark is all the row would change, they moved the clip to the trash (or out of
+ * it): refused. Otherwise the row comes from a browser that had not pulled a manager's trash or
+ * restore yet: the server keeps its own mark, takes the rest, and the row comes back on the next pull.
+ */
+function trashByNonManager(who: Pusher, next: Clip, old: Clip): void {
+  const { deletedAt: _mark, updatedAt: _next, ...rest } = next;
+  const { deletedAt: _oldMark, updatedAt: _old, ...was } = old;
+  if (sameJson(rest, was)) refuse(403, mayTrashClip(who)!);
+  if (old.deletedAt === undefined) delete next.deletedAt;
+  else next.deletedAt = old.deletedAt;
 }
 
 async function stepRules(scope: PushScope, event: ClipEvent, clip: Clip): Promise<void> {

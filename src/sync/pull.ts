@@ -22,6 +22,7 @@ export async function pullAll(db: SpocDb, transport: SyncTransport, projectId: s
     round.applied += result.applied;
     round.problems += result.problems;
     round.rebuilt.push(...result.rebuilt);
+    if (result.restart) continue; // from the start again: a clip deleted here was restored on the server
     // A page that does not move the cursor cannot be followed by more (a server bug otherwise): stop.
     if (!page.more || page.cursor === link.cursor) return round;
   }
