@@ -12,7 +12,7 @@ import { StoreError } from '../../store/errors';
 import { clipIdsOfProjects, listTrashedClips, listTrashedProjects, purgeProjects, restoreClip, trashClip, trashProject } from '../../store/trash';
 import type { Clip, Project } from '../../store/types';
 import { openVideoFiles, removeUnreferencedVideos, removeVideosIfUnused } from '../../store/videoFiles';
-import { purgeClipsHere, teamTrashRefusal, type TeamRole } from '../../sync/teamTrash';
+import { purgeClipsHere, teamTrashRefusal, type TeamRole } from '../../sync';
 import { signedInUser, useAccount } from '../../workspace/account';
 import { storedClipRef, withClipWriteLock, type ClipRef } from '../../workspace/clipWriteLock';
 
