@@ -10,7 +10,9 @@ Usage:
   spoc-studio convert --from FORMAT --to FORMAT IN OUT [options]
   spoc-studio serve [--port P] [--host H] [--data DIR] [--dist DIR]
   spoc-studio user add|reset-password NAME [--password-stdin] [--data DIR]
+  spoc-studio user disable|enable NAME [--data DIR]
   spoc-studio token create NAME [--data DIR]
+  spoc-studio blobs gc [--grace-hours H] [--dry-run] [--data DIR]
   spoc-studio pull --server URL --project ID --out DIR [--pred NAME] [--approved-only]
   spoc-studio push --server URL --project ID --pred NAME DIR
   spoc-studio help [COMMAND]
@@ -22,8 +24,9 @@ Commands:
   convert   convert annotations between WhereToChange, DAVIS, COCO and VISOR (lossless where the
             target format can carry it; see docs/formats.md)
   serve     run the team server: the app and its accounts API on PostgreSQL (docs/server.md)
-  user      create a server account or set a new password (run on the server machine)
+  user      create a server account, set a new password, disable or enable it (on the server machine)
   token     make a bearer token for the CLI to use against the server
+  blobs     delete frame images no server project needs any more (on the server machine)
   pull      write a server project's gt (and a prediction) as mask folders for eval
   push      send predicted masks to a server project as a pred:NAME layer
 
@@ -141,7 +144,8 @@ Try:  spoc-studio demo --out demo --clips 2
 const DATABASE_NOTE = `Database: DATABASE_URL (e.g. postgres://spoc:secret@db.lab:5432/spoc) names a PostgreSQL
 server; without it, an embedded PostgreSQL (PGlite) keeps its files in --data DIR (default
 ./spoc-server-data). The schema is migrated on start. Only one process may open an embedded
-database at a time: stop the server before running user or token commands on the same --data.
+database at a time: stop the server before running user, token or blobs commands on the same
+--data.
 `;
 
 export const SERVE_HELP = `Usage: spoc-studio serve [options]
@@ -167,10 +171,16 @@ Try:  spoc-studio user add ana && spoc-studio serve
 
 export const USER_HELP = `Usage: spoc-studio user add NAME [--password-stdin] [--data DIR]
        spoc-studio user reset-password NAME [--password-stdin] [--data DIR]
+       spoc-studio user disable NAME [--data DIR]
+       spoc-studio user enable NAME [--data DIR]
 
 add             creates an account (usernames: 2-40 letters, digits, ".", "_", "-"; unique
                 without regard to case)
 reset-password  sets a new password and signs the user out of every browser
+disable         locks the account out: sign-in is refused, its sessions are signed out and its
+                CLI tokens revoked at once; everything it wrote stays, under its name
+enable          lets a disabled account sign in again with its password (old sessions and
+                tokens stay revoked)
 
 Options:
   --password-stdin   read the password from standard input (one trailing newline is dropped;
@@ -186,6 +196,22 @@ Prints a new bearer token for user NAME, once (only its hash is stored). The CLI
 "Authorization: Bearer <token>"; it acts as that user, with their project roles.
 
 Options:
+  --data DIR         folder of the embedded database (default ./spoc-server-data)
+  -h, --help         show this help
+
+${DATABASE_NOTE}`;
+
+export const BLOBS_HELP = `Usage: spoc-studio blobs gc [--grace-hours H] [--dry-run] [--data DIR]
+
+Deletes the server's frame images that nothing needs any more: a project's reference to an image
+that none of its frames shows (the frame's image was replaced, or its frame row never arrived), then
+every image no project references (also those of deleted projects). Only what was last uploaded
+more than the grace period ago: an upload whose push is still on its way is kept. Clips in a
+project's trash keep their images. Prints what it did; run it from cron as often as you like.
+
+Options:
+  --grace-hours H    keep anything uploaded in the last H hours (default 24)
+  --dry-run          report what would be deleted, delete nothing
   --data DIR         folder of the embedded database (default ./spoc-server-data)
   -h, --help         show this help
 
@@ -259,6 +285,7 @@ export const HELP: Record<string, string> = {
   serve: SERVE_HELP,
   user: USER_HELP,
   token: TOKEN_HELP,
+  blobs: BLOBS_HELP,
   pull: PULL_HELP,
   push: PUSH_HELP,
 };

@@ -3,6 +3,7 @@
  * to the injected sinks, so tests run the real commands in-process. Entry points: cli/spoc-studio.ts
  * (and the cli/spoc-studio.mjs shim behind the "spoc-studio" bin).
  */
+import { blobsCommand } from './commands/blobs';
 import { convertCommand } from './commands/convert';
 import { demoCommand } from './commands/demo';
 import { evalCommand } from './commands/eval';
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<n
   serve: serveCommand,
   user: userCommand,
   token: tokenCommand,
+  blobs: blobsCommand,
   pull: pullCommand,
   push: pushCommand,
 };

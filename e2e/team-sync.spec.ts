@@ -8,7 +8,8 @@
  *   frame and requests changes; ann sees the pin and the request arrive live, fixes and resubmits;
  *   rev accepts every frame and approves;
  * - then the three browsers' stores and the server agree row for row (every synced log row and
- *   comment, and frame 1's mask).
+ *   comment, and frame 1's mask);
+ * - ann may not move another clip to the trash (told why); mia does, and it reaches ann's trash.
  * Asserted on IndexedDB rows and on what the server's pull returns, not on the UI's word alone.
  */
 import { test, expect, type Browser, type Page } from '@playwright/test';
@@ -208,6 +209,26 @@ for (const backend of teamBackends()) {
       expect(await frame1(rev)).toBe(annFrame1);
       expect(await frame1(mia)).toBe(annFrame1);
       for (const page of [mia, ann, rev]) expect((await clipOf(page)).status).toBe('approved');
+
+      // The trash is the team's (docs/sync.md "Deletions"): ann may not move a clip there; mia's move reaches ann, every row kept.
+      const projectId = (await clipOf(ann)).projectId;
+      await ann.goto(`/#/p/${projectId}`);
+      const otherCard = ann.getByTestId('clip-card').filter({ hasNotText: CLIP }).first();
+      const otherId = (await otherCard.getAttribute('data-clip-id'))!;
+      const otherName = (await otherCard.getByTestId('clip-name').textContent())!;
+      const otherOf = async (page: Page) => (await readRows<ClipRow & { deletedAt?: number }>(page, 'clips')).find((c) => c.id === otherId)!;
+      const framesOf = async (page: Page) => (await readRows<{ clipId: string }>(page, 'frames')).filter((f) => f.clipId === otherId).length;
+      const frames = await framesOf(ann);
+      await otherCard.getByRole('button', { name: `Move ${otherName} to the trash` }).click();
+      await expect(ann.getByRole('alert').filter({ hasText: 'Only a project manager may move a clip of a team project to the trash' })).toBeVisible();
+      expect((await otherOf(ann)).deletedAt).toBeUndefined();
+      await mia.locator(`[data-testid="clip-card"][data-clip-id="${otherId}"]`).getByRole('button', { name: `Move ${otherName} to the trash` }).click();
+      await expect.poll(async () => (await otherOf(mia)).deletedAt).toBeGreaterThan(0);
+      const trashedAt = (await otherOf(mia)).deletedAt;
+      await expect.poll(async () => (await otherOf(ann)).deletedAt, { timeout: 30_000 }).toBe(trashedAt);
+      await expect(ann.getByTestId('trashed-clip')).toContainText(otherName);
+      await expect(ann.getByTestId('clip-trash')).toContainText('deleting for good removes only this browser');
+      expect(await framesOf(ann)).toBe(frames);
     });
   });
 }

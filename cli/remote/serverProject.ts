@@ -23,9 +23,10 @@ export interface ServerClip {
 
 const revisionKey = (source: string, frameIndex: number) => `${source}/${frameIndex}`;
 
+/** The project's clips, without those in its trash (a manager's `deletedAt`, docs/sync.md "Deletions"), as the app's exports do. */
 export function serverClips(rows: readonly PulledChange[]): ServerClip[] {
   const clips = new Map<string, ServerClip>();
-  for (const r of rows) if (r.kind === 'clip') clips.set(r.id, { clip: r.row as unknown as Clip, frames: [], revisions: new Map() });
+  for (const r of rows) if (r.kind === 'clip' && r.row.deletedAt === undefined) clips.set(r.id, { clip: r.row as unknown as Clip, frames: [], revisions: new Map() });
   for (const r of rows) {
     const owner = clips.get(String(r.row.clipId));
     if (!owner) continue;

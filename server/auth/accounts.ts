@@ -4,8 +4,8 @@
  */
 import type { Db } from '../db/db';
 import { recordAudit } from '../store/audit';
-import { deleteUserSessions, insertApiToken } from '../store/sessions';
-import { findUserByName, insertUser, setPasswordHash, type UserRow } from '../store/users';
+import { deleteUserApiTokens, deleteUserSessions, insertApiToken } from '../store/sessions';
+import { findUserByName, insertUser, setDisabled, setPasswordHash, type UserRow } from '../store/users';
 import { DEFAULT_SCRYPT, hashPassword, type ScryptParams } from './passwords';
 import { API_TOKEN_PREFIX, hashSecret, newSecret } from './tokens';
 import { checkPassword, checkUsername } from './validation';
@@ -54,9 +54,35 @@ export async function resetPassword(db: Db, username: string, password: string, 
   });
 }
 
+/**
+ * Locks an account out without deleting anything it wrote: sign-in is refused, and its sessions and
+ * CLI tokens are deleted in the same transaction, so every request made with them is 401 at once
+ * (and enabling the account later brings none of them back). Disabling twice changes nothing more.
+ */
+export async function disableAccount(db: Db, username: string): Promise<{ sessions: number; tokens: number }> {
+  const user = await existingUser(db, username);
+  return db.transaction(async (tx) => {
+    await setDisabled(tx, user.id, true);
+    const sessions = await deleteUserSessions(tx, user.id);
+    const tokens = await deleteUserApiTokens(tx, user.id);
+    await recordAudit(tx, { userId: null, action: 'user.disable', details: { username: user.username, userId: user.id, sessions, tokens } });
+    return { sessions, tokens };
+  });
+}
+
+/** Lets a disabled account sign in again (with its password; old sessions and tokens stay gone). */
+export async function enableAccount(db: Db, username: string): Promise<void> {
+  const user = await existingUser(db, username);
+  await db.transaction(async (tx) => {
+    await setDisabled(tx, user.id, false);
+    await recordAudit(tx, { userId: null, action: 'user.enable', details: { username: user.username, userId: user.id } });
+  });
+}
+
 /** A new bearer token for the CLI; only its hash is kept, so this is the one time it is seen. */
 export async function createApiToken(db: Db, username: string): Promise<string> {
   const user = await existingUser(db, username);
+  if (user.disabled) throw new AccountError(`the account "${user.username}" is disabled; enable it first (spoc-studio user enable ${user.username})`, 409);
   const token = newSecret(API_TOKEN_PREFIX);
   await db.transaction(async (tx) => {
     await insertApiToken(tx, hashSecret(token), user.id);

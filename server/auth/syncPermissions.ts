@@ -36,6 +36,8 @@ export const mayCreateClip = (who: Pusher): Refusal => (who.role === 'manager' ?
 /** A clip's name, object state, subset, source and a frame's time, name and image. */
 export const mayEditClipMetadata = (who: Pusher): Refusal => (who.role === 'manager' ? null : "only a project manager may change a clip's or a frame's metadata");
 export const mayAssign = (who: Pusher): boolean => who.role === 'manager';
+/** Moving a clip to the trash or out of it (its row's `deletedAt`, docs/sync.md "Deletions"): managers. */
+export const mayTrashClip = (who: Pusher): Refusal => (who.upload || who.role === 'manager' ? null : 'only a project manager may move a clip to the trash or restore it');
 
 /**
  * A clip row may move itself from to do to in progress: the app does that on its assignee's first

@@ -37,6 +37,15 @@ const seedAfter: Record<number, (db: Db) => Promise<void>> = {
     await db.query("INSERT INTO blobs (sha256, size, mime, data) VALUES ($1, 3, 'image/png', '\\x010203')", [SHA]);
     await db.query('INSERT INTO project_blobs (project_id, sha256, added_by) VALUES ($1, $2, $3)', [PROJECT, SHA, USER]);
   },
+  7: async (db) => {
+    await db.query("INSERT INTO sync_rows (project_id, kind, row_id, cursor, client_id, pushed_by, body) VALUES ($1, 'frame', 'c1/0', nextval('sync_cursor'), $2, $3, $4)", [
+      PROJECT,
+      CLIENT,
+      USER,
+      JSON.stringify({ clipId: 'c1', index: 0, image: { sha256: SHA } }),
+    ]);
+    await db.query("UPDATE blobs SET put_at = '2026-01-01T00:00:00Z'");
+  },
 };
 
 /** What the rows seeded up to step N read back as, at any later step. */
@@ -50,11 +59,17 @@ async function checkSeeded(db: Db, upTo: number): Promise<void> {
   if (upTo >= 4) expect(await db.query('SELECT role, used_by FROM invites')).toEqual([{ role: 'reviewer', used_by: null }]);
   if (upTo >= 5) expect(await db.query('SELECT action, details FROM audit_log')).toEqual([{ action: 'project.create', details: { name: 'Kitchen' } }]);
   if (upTo >= 6) {
-    expect(await db.query('SELECT kind, row_id, cursor::text AS cursor, client_id, body FROM sync_rows')).toEqual([
+    expect(await db.query("SELECT kind, row_id, cursor::text AS cursor, client_id, body FROM sync_rows WHERE kind = 'clip'")).toEqual([
       { kind: 'clip', row_id: 'c1', cursor: '1', client_id: CLIENT, body: { id: 'c1', status: 'todo' } },
     ]);
     expect(await db.query("SELECT size, mime, encode(data, 'hex') AS hex FROM blobs")).toEqual([{ size: 3, mime: 'image/png', hex: '010203' }]);
     expect(await db.query('SELECT project_id, sha256 FROM project_blobs')).toEqual([{ project_id: PROJECT, sha256: SHA }]);
+  }
+  if (upTo >= 7) {
+    expect(await db.query("SELECT body -> 'image' ->> 'sha256' AS sha FROM sync_rows WHERE kind = 'frame'")).toEqual([{ sha: SHA }]);
+    expect(await db.query('SELECT put_at::text AS at FROM blobs')).toEqual([{ at: expect.stringMatching(/^2026-01-01 00:00:00/) }]);
+    // Rows from before step 7 got an upload time of their own then: their grace period starts there.
+    expect(await db.query('SELECT put_at IS NOT NULL AS set FROM project_blobs')).toEqual([{ set: true }]);
   }
 }
 
@@ -70,7 +85,7 @@ onBothBackends(
     it('takes an empty database to the latest schema', async () => {
       const db = ctx.db();
       await emptySchema(db);
-      expect(await migrate(db)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(await migrate(db)).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(await tablesIn(db)).toEqual([...TABLES, 'schema_migrations'].sort());
       expect((await db.query('SELECT version, name FROM schema_migrations ORDER BY version')).map((r) => r.name)).toEqual([
         'users',
@@ -79,6 +94,7 @@ onBothBackends(
         'invites',
         'audit_log',
         'sync',
+        'blob_gc',
       ]);
     });
 
@@ -119,7 +135,7 @@ onBothBackends(
       const edited = [{ ...real[0], checksum: 'edited' }, ...real.slice(1)];
       await expect(migrate(db, { migrations: edited })).rejects.toThrow(/001_users.sql changed after it was applied/);
       await migrate(db);
-      await expect(migrate(db, { migrations: real.slice(0, 3) })).rejects.toThrow(/schema is at version 6, newer than this server knows \(3\)/);
+      await expect(migrate(db, { migrations: real.slice(0, 3) })).rejects.toThrow(/schema is at version 7, newer than this server knows \(3\)/);
     });
 
     if (ctx.kind === 'postgres') {
@@ -128,8 +144,8 @@ onBothBackends(
         await emptySchema(db);
         const other = ctx.connectAgain();
         const [a, b] = await Promise.all([migrate(db), migrate(other)]);
-        expect([...a, ...b].sort()).toEqual([1, 2, 3, 4, 5, 6]);
-        expect(await db.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([1, 2, 3, 4, 5, 6].map((version) => ({ version })));
+        expect([...a, ...b].sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+        expect(await db.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([1, 2, 3, 4, 5, 6, 7].map((version) => ({ version })));
       });
     }
   },

@@ -34,9 +34,14 @@ export async function deleteSession(db: Queryable, tokenHash: string): Promise<v
   await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
 }
 
-/** Signs a user out everywhere (after a password reset). */
-export async function deleteUserSessions(db: Queryable, userId: string): Promise<void> {
-  await db.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
+/** Signs a user out everywhere (after a password reset, or when the account is disabled); how many sessions there were. */
+export async function deleteUserSessions(db: Queryable, userId: string): Promise<number> {
+  return (await db.query('DELETE FROM sessions WHERE user_id = $1 RETURNING 1 AS gone', [userId])).length;
+}
+
+/** Revokes every CLI token of a user (a disabled account); how many there were. */
+export async function deleteUserApiTokens(db: Queryable, userId: string): Promise<number> {
+  return (await db.query('DELETE FROM api_tokens WHERE user_id = $1 RETURNING 1 AS gone', [userId])).length;
 }
 
 /** Expired rows are dead weight; swept at sign-in so the table does not grow forever. */

@@ -27,3 +27,8 @@ export async function insertUser(db: Queryable, username: string, passwordHash: 
 export async function setPasswordHash(db: Queryable, userId: string, passwordHash: string): Promise<void> {
   await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
 }
+
+/** Locks an account out (or lets it in again); its rows stay, authored by it. */
+export async function setDisabled(db: Queryable, userId: string, disabled: boolean): Promise<void> {
+  await db.query('UPDATE users SET disabled = $2 WHERE id = $1', [userId, disabled]);
+}

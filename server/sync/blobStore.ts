@@ -12,7 +12,10 @@ export interface StoredBlob {
 }
 
 export interface BlobStore {
-  /** Stores the bytes under their SHA-256 (the caller has checked it); storing a blob twice is a no-op. */
+  /**
+   * Stores the bytes under their SHA-256 (the caller has checked it); storing a blob twice keeps one
+   * copy and counts as a new upload for garbage collection (server/sync/blobGc.ts).
+   */
   put(sha256: string, data: Buffer, mime: string): Promise<void>;
   get(sha256: string): Promise<StoredBlob | null>;
   has(sha256: string): Promise<boolean>;
@@ -22,7 +25,8 @@ export interface BlobStore {
 export function pgBlobStore(db: Queryable): BlobStore {
   return {
     async put(sha256, data, mime) {
-      await db.query('INSERT INTO blobs (sha256, size, mime, data) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING', [sha256, data.length, mime, data]);
+      // Storing it again only restarts its grace period before garbage collection (blobGc.ts).
+      await db.query('INSERT INTO blobs (sha256, size, mime, data) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO UPDATE SET put_at = now()', [sha256, data.length, mime, data]);
     },
     async get(sha256) {
       const rows = await db.query<{ data: Uint8Array; mime: string; size: number }>('SELECT data, mime, size FROM blobs WHERE sha256 = $1', [sha256]);

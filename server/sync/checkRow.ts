@@ -111,10 +111,12 @@ function checkedRow(c: RecordCheck, kind: SyncKind, id: string, row: JsonObject,
         return { ...p };
       }
       case 'clip': {
-        const k = checkClip(c, row, '', 'stored');
+        // The trash mark travels on the wire (docs/sync.md "Deletions"); the import marker never does.
+        const { deletedAt, ...rest } = row;
+        const k = checkClip(c, rest, '', 'stored');
         if (k.projectId !== projectId) invalid(`the clip's projectId must be this project's (${projectId})`);
         sameId(id, k.id);
-        return { ...k };
+        return deletedAt === undefined ? { ...k } : { ...k, deletedAt: c.integer(deletedAt, 'deletedAt', 0) };
       }
       case 'frame': {
         const { image, ...rest } = row;

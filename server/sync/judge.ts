@@ -11,7 +11,7 @@ import { approvalRefusal, checkApproval, type ApprovalFacts } from '../../src/re
 import { latestVerdicts } from '../../src/store/frameVerdicts';
 import type { JsonObject } from '../../src/store/records';
 import type { Clip, ClipComment, ClipEvent, Frame, FrameVerdict, Revision } from '../../src/store/types';
-import { CURSOR_START, LOG_KINDS, concurrentEditRowId, type PushChange, type PushOutcome, type SyncKind } from '../../src/sync/protocol';
+import { CURSOR_START, LOG_KINDS, concurrentEditRowId, type FrameImageRef, type PushChange, type PushOutcome, type SyncKind } from '../../src/sync/protocol';
 import type { Queryable } from '../db/db';
 import {
   mayAssign,
@@ -23,10 +23,12 @@ import {
   mayPaint,
   mayStartWorkByEditing,
   mayTakeStep,
+  mayTrashClip,
   type Pusher,
   type Refusal,
 } from '../auth/syncPermissions';
 import { checkProjectName } from '../auth/validation';
+import { projectHasBlob } from './blobRefs';
 import { RowRefused, checkRow, clipIdOf, invalid, sameJson } from './checkRow';
 import type { PushRows } from './pushRows';
 import { clipRows, gtPainters, revisionsAfter, type StoredRow } from './syncStore';
@@ -118,6 +120,7 @@ async function rules(scope: PushScope, kind: SyncKind, body: JsonObject, stored:
         if (changed(body, old, ['phase', 'ignored', 'reviewed'])) allow(mayMarkFrame(who, clip!));
       }
       if (changed(body, old, ['ignored'])) ownName(scope, (body as unknown as Frame).ignored?.by, "the frame's ignored.by");
+      if (old) await newImageHeld(scope, body, old);
       return body;
     }
     case 'revision': {
@@ -146,8 +149,9 @@ async function rules(scope: PushScope, kind: SyncKind, body: JsonObject, stored:
 
 /**
  * Clips: new ones by managers, starting at `todo` whatever they say (a status follows accepted
- * lifecycle steps); afterwards the size never changes, metadata only by managers, the assignee only
- * by a manager, and the status only by steps (or by the first edit, todo to in progress).
+ * lifecycle steps); afterwards the size never changes, metadata only by managers, the assignee and
+ * the trash mark only by a manager, and the status only by steps (or by the first edit, todo to in
+ * progress).
  */
 function clipRules(who: Pusher, body: JsonObject, old: Clip | undefined): JsonObject {
   const next = { ...body } as unknown as Clip;
@@ -163,7 +167,34 @@ function clipRules(who: Pusher, body: JsonObject, old: Clip | undefined): JsonOb
     if (old.assignee === undefined) delete next.assignee;
     else next.assignee = old.assignee;
   }
+  if (next.deletedAt !== old.deletedAt && mayTrashClip(who) !== null) trashByNonManager(who, next, old);
   return next as unknown as JsonObject;
+}
+
+/**
+ * A clip row from someone who may not trash or restore clips whose trash mark differs from the
+ * server's. If the mark is all the row would change, they moved the clip to the trash (or out of
+ * it): refused. Otherwise the row comes from a browser that had not pulled a manager's trash or
+ * restore yet: the server keeps its own mark, takes the rest, and the row comes back on the next pull.
+ */
+function trashByNonManager(who: Pusher, next: Clip, old: Clip): void {
+  const { deletedAt: _mark, updatedAt: _next, ...rest } = next;
+  const { deletedAt: _oldMark, updatedAt: _old, ...was } = old;
+  if (sameJson(rest, was)) refuse(403, mayTrashClip(who)!);
+  if (old.deletedAt === undefined) delete next.deletedAt;
+  else next.deletedAt = old.deletedAt;
+}
+
+/**
+ * A frame that changes its image must name bytes this project holds (the browser uploads them first):
+ * otherwise a browser that had not pulled a newer image for a long time could point the frame back
+ * at bytes garbage collection has removed since (blobGc.ts). A new frame may still come before its
+ * image (docs/sync.md "The protocol").
+ */
+async function newImageHeld(scope: PushScope, body: JsonObject, old: JsonObject): Promise<void> {
+  const sha256 = (body.image as unknown as FrameImageRef).sha256;
+  if (sha256 === (old.image as unknown as FrameImageRef | undefined)?.sha256) return;
+  if (!(await projectHasBlob(scope.tx, scope.projectId, sha256))) refuse(409, `the frame's new image ${sha256} is not on the server: upload its bytes first`);
 }
 
 async function stepRules(scope: PushScope, event: ClipEvent, clip: Clip): Promise<void> {

@@ -10,6 +10,8 @@ import { collectOutbox } from './outbox';
 import { recordOutcomes } from './push';
 import { newLink, readFingerprints, readImageRefs, readLink, writeLink } from './syncState';
 import { storeFetchedImage } from './frameImages';
+import { restoreClip, trashClip, listTrashedClips } from '../store/trash';
+import { purgeClipsHere, teamTrashRefusal } from './teamTrash';
 
 const pool = storePool();
 afterEach(() => pool.closeAll());
@@ -30,7 +32,7 @@ async function pull(db: SpocDb, projectId: string, log: CursorLog, limit?: numbe
     const page = log.page((await readLink(db, projectId))!.cursor, limit);
     const r = await applyPullPage(db, projectId, page);
     rebuilt.push(...r.rebuilt.map((f) => `${f.source}:${f.frameIndex}`));
-    if (!page.more) return rebuilt;
+    if (!page.more && !r.restart) return rebuilt;
   }
 }
 
@@ -209,3 +211,95 @@ describe('applying pulled pages', () => {
 });
 
 export type { Clip };
+
+describe('the trash of a team project (docs/sync.md "Deletions")', () => {
+  const clipRowsOf = async (db: SpocDb, clipId: string) => ({
+    frames: await db.frames.where('[clipId+index]').between([clipId, 0], [clipId, Infinity]).count(),
+    revisions: await db.revisions.where('clipId').equals(clipId).count(),
+    layers: await db.layers.where('[clipId+source+frameIndex]').between([clipId, '', 0], [clipId, '\uffff', Infinity]).count(),
+  });
+
+  it("a manager's trash and restore push the clip row's deletedAt, and reach another browser with every row kept", async () => {
+    const a = await pool.open();
+    const { projectId, clip } = await linkedProject(a);
+    await new Painter(a, clip, 'mgr').stroke(1, { x: 0, y: 0, w: 2, h: 2 }, 1);
+    const log = new CursorLog();
+    await push(a, projectId, log, 'mgr');
+    const b = await openOnB(log);
+    const before = await clipRowsOf(b, clip.id);
+    expect(before).toEqual({ frames: 4, revisions: 1, layers: 1 });
+
+    const trashed = await trashClip(a, clip.id, 1234);
+    const box = await push(a, projectId, log, 'mgr');
+    expect(box.entries.map((e) => [e.change.kind, e.change.row.deletedAt])).toEqual([['clip', 1234]]);
+    await pull(b, SERVER_PROJECT, log);
+    expect((await b.clips.get(clip.id))!.deletedAt).toBe(trashed.deletedAt);
+    expect((await listTrashedClips(b, SERVER_PROJECT)).map((c) => c.id)).toEqual([clip.id]);
+    expect(await clipRowsOf(b, clip.id)).toEqual(before);
+    // B agrees with the server: nothing to push back.
+    expect((await collectOutbox(b, (await readLink(b, SERVER_PROJECT))!, await readFingerprints(b, SERVER_PROJECT), await readImageRefs(b, SERVER_PROJECT))).due).toBe(0);
+
+    await restoreClip(a, clip.id);
+    const back = await push(a, projectId, log, 'mgr');
+    expect(back.entries.map((e) => [e.change.kind, 'deletedAt' in e.change.row])).toEqual([['clip', false]]);
+    await pull(b, SERVER_PROJECT, log);
+    expect((await b.clips.get(clip.id))!.deletedAt).toBeUndefined();
+    expect(await clipRowsOf(b, clip.id)).toEqual(before);
+  });
+
+  it('the import marker still never leaves the browser', async () => {
+    const a = await pool.open();
+    const { projectId, clip } = await linkedProject(a);
+    await a.clips.update(clip.id, { deletedAt: 5 });
+    const box = await collectOutbox(a, (await readLink(a, projectId))!, {}, {});
+    const row = box.entries.find((e) => e.change.kind === 'clip')!.change.row;
+    expect([row.deletedAt, 'importing' in row, row.projectId]).toEqual([5, false, 'srv-project-1']);
+  });
+
+  it('a clip deleted for good here skips its later rows (nothing half-arrives), and comes back whole when a manager restores it', async () => {
+    const a = await pool.open();
+    const { projectId, clip } = await linkedProject(a);
+    const painter = new Painter(a, clip, 'mgr');
+    await painter.stroke(0, { x: 0, y: 0, w: 3, h: 2 }, 1);
+    await trashClip(a, clip.id);
+    const log = new CursorLog();
+    await push(a, projectId, log, 'mgr');
+    const b = await openOnB(log);
+    expect((await b.clips.get(clip.id))!.deletedAt).toBeDefined();
+
+    expect(await purgeClipsHere(b, [clip.id])).toBe(1);
+    expect(await b.clips.get(clip.id)).toBeUndefined();
+    expect((await readLink(b, SERVER_PROJECT))!.purgedClips).toEqual([clip.id]);
+    // The manager keeps working on the trashed clip: its rows are on the server, not half in B.
+    await painter.stroke(2, { x: 1, y: 1, w: 2, h: 2 }, 2);
+    await push(a, projectId, log, 'mgr');
+    await pull(b, SERVER_PROJECT, log);
+    expect(await clipRowsOf(b, clip.id)).toEqual({ frames: 0, revisions: 0, layers: 0 });
+    expect((await readLink(b, SERVER_PROJECT))!.problems).toEqual([]);
+
+    await restoreClip(a, clip.id);
+    await push(a, projectId, log, 'mgr');
+    await pull(b, SERVER_PROJECT, log);
+    expect((await b.clips.get(clip.id))!.deletedAt).toBeUndefined();
+    expect(await clipRowsOf(b, clip.id)).toEqual(await clipRowsOf(a, clip.id));
+    for (const k of [0, 2]) expect(await labels(b, clip.id, k)).toEqual(await labels(a, clip.id, k));
+    const link = (await readLink(b, SERVER_PROJECT))!;
+    expect([link.purgedClips, link.cursor]).toEqual([[], log.page('0').cursor]);
+  });
+
+  it('only a manager may trash or restore a team clip here; a local project asks nobody', async () => {
+    const a = await pool.open();
+    const { clip } = await linkedProject(a);
+    const asked: string[] = [];
+    const role = (r: 'manager' | 'annotator' | null) => async (serverProjectId: string) => (asked.push(serverProjectId), r);
+    expect(await teamTrashRefusal(a, clip.id, 'trash', role('manager'))).toBeNull();
+    expect(await teamTrashRefusal(a, clip.id, 'trash', role('annotator'))).toMatch(/^Only a project manager may move a clip of a team project to the trash .*you are annotator.*Nothing was changed\.$/);
+    expect(await teamTrashRefusal(a, clip.id, 'restore', role(null))).toMatch(/^Only a project manager may restore a clip of a team project .*sign in to the team server/);
+    expect(await teamTrashRefusal(a, clip.id, 'trash', () => Promise.reject(new Error('offline')))).toMatch(/sign in to the team server/);
+    expect(asked).toEqual(['srv-project-1', 'srv-project-1', 'srv-project-1']);
+    const local = await pool.open();
+    const { clip: localClip } = await linkedProject(local);
+    await local.meta.clear();
+    expect(await teamTrashRefusal(local, localClip.id, 'trash', role(null))).toBeNull();
+  });
+});

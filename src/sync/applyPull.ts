@@ -7,7 +7,8 @@
  *   `seq` and the server's cursor; a row this browser already holds only gains its cursor;
  * - mutable rows replace the local ones, except a row changed here since it was last agreed with the
  *   server: that change is due to be pushed, and the server's answer to it comes back in a later
- *   pull ("last push wins", docs/sync.md "The protocol");
+ *   pull ("last push wins", docs/sync.md "The protocol"); a clip row brings the server's trash mark;
+ * - rows of a clip deleted for good here are skipped (docs/sync.md "Deletions");
  * - every (clip, source, frame) that gained revisions, or whose revisions changed order, is rebuilt
  *   as the replay of all its revisions in cursor order (rebuildLayer.ts).
  *
@@ -20,7 +21,7 @@ import type { SpocDb } from '../store/db';
 import { RecordCheck, checkClip, checkClipEvent, checkComment, checkFlagDismissal, checkFrame, checkFrameVerdict, checkProject, checkRevision, type ClipShape } from '../store/records';
 import { MAX_SIDE } from '../masks/labelMap';
 import type { Clip, LayerSource } from '../store/types';
-import { compareCursors, type PulledChange, type PullResponse, type SyncKind } from './protocol';
+import { CURSOR_START, compareCursors, type PulledChange, type PullResponse, type SyncKind } from './protocol';
 import { rebuildLayer } from './rebuildLayer';
 import { LOG_TABLES, readFingerprints, readImageRefs, readLink, recordProblem, rowKey, writeFingerprints, writeImageRefs, writeLink, type LogTable, type SyncLink } from './syncState';
 import { fingerprint, fromWireRow, mutableRowId, toWireRow, type MutableKind } from './wireRows';
@@ -39,6 +40,11 @@ export interface ApplyResult {
   rebuilt: { clipId: string; source: LayerSource; frameIndex: number }[];
   /** Rows left out (see the link's `problems`). */
   problems: number;
+  /**
+   * A clip deleted for good here was restored on the server: the link's cursor went back to the
+   * start, so the next page brings the clip back whole (rows already here change nothing).
+   */
+  restart?: true;
 }
 
 const LOG_TABLE_OF: Partial<Record<SyncKind, LogTable>> = { revision: 'revisions', clipEvent: 'clipEvents', frameVerdict: 'frameVerdicts' };
@@ -79,12 +85,20 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
       result.applied++;
     };
 
+    const purged = new Set(link.purgedClips ?? []);
+    const restored = new Set<string>();
     // Rows at or below the checkpoint were applied already, at that cursor or a later one: another
     // tab's engine may have pulled further since this page was asked for, and an older copy of a
     // mutable row must not replace the newer one it stored.
     const fresh = page.changes.filter((change) => compareCursors(change.cursor, link.cursor) > 0);
     const changes = fresh.sort((a, b) => RANK[a.kind] - RANK[b.kind] || compareCursors(a.cursor, b.cursor));
     for (const change of changes) {
+      const clipId = change.kind === 'clip' ? change.row.id : change.row.clipId;
+      if (typeof clipId === 'string' && purged.has(clipId)) {
+        // Deleted for good here: its rows would arrive without the ones purged. Back whole once restored on the server.
+        if (change.kind === 'clip' && change.row.deletedAt === undefined) restored.add(clipId);
+        continue;
+      }
       const check = new RecordCheck(`The pulled ${change.kind} ${change.id}`);
       try {
         await applyOne(change, check);
@@ -106,7 +120,8 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
         case 'clip': {
           const { importing: _importing, ...wire } = fromWireRow('clip', raw, link!); // a half-imported clip is never pushed
           const current = await db.clips.get(String(wire.id));
-          const row = keepTrash(checkClip(c, wire, '', 'input'), current);
+          // The trash mark is the server's (a manager's trash or restore, docs/sync.md "Deletions").
+          const row = checkClip(c, wire, '', 'input');
           if (current && current.projectId !== projectId) throw new Error(`clip ${row.id} belongs to another local project`);
           await replace('clip', row, current, () => db.clips.put(row));
           clips.set(row.id, (await db.clips.get(row.id)) ?? null);
@@ -186,7 +201,11 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
       result.rebuilt.push({ clipId, source, frameIndex });
     }
 
-    if (compareCursors(page.cursor, link.cursor) > 0) link.cursor = page.cursor;
+    if (restored.size > 0) {
+      link.purgedClips = [...purged].filter((id) => !restored.has(id));
+      link.cursor = CURSOR_START;
+      result.restart = true;
+    } else if (compareCursors(page.cursor, link.cursor) > 0) link.cursor = page.cursor;
     await writeLink(db, link as SyncLink);
     if (printsChanged) await writeFingerprints(db, projectId, prints);
     if (imagesChanged) await writeImageRefs(db, projectId, images);
@@ -194,7 +213,7 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
   });
 }
 
-/** The trash is this browser's: a pulled row never carries `deletedAt`, and leaves the local one as it is. */
+/** A project's trash is this browser's: a pulled project row never carries `deletedAt`, and leaves the local one as it is. */
 function keepTrash<T extends { deletedAt?: number }>(row: T, current: { deletedAt?: number } | undefined): T {
   const out = { ...row };
   delete out.deletedAt;

@@ -21,6 +21,10 @@
  *   (await readLink(db, projectId))?.refusals;                       // what the server refused, to show
  *   await listLinks(db);  await unlinkProject(db, projectId);
  *
+ *   // The team's trash (docs/sync.md "Deletions"): managers only; deleting for good is local.
+ *   await teamTrashRefusal(db, clipId, 'trash', roleOf);             // null, or why not
+ *   await purgeClipsHere(db, clipIds);
+ *
  * The local user name (store/meta.ts) must be the server account's user name: the server refuses
  * rows whose author is anyone else (docs/sync.md "Who may push what").
  */
@@ -38,6 +42,7 @@ export { SyncEngine, type SyncEngineOptions, type SyncStatus } from './engine';
 export { ensureFrameImage } from './frameImages';
 export { fetchTransport, type FetchTransportOptions } from './fetchTransport';
 export { listLinks, readLink, unlinkProject, type SyncLink, type SyncProblem, type SyncRefusal } from './syncState';
+export { purgeClipsHere, teamTrashRefusal, type TeamRole } from './teamTrash';
 export { SyncHttpError, type SyncTransport } from './transport';
 
 export interface ServerProject {

@@ -22,7 +22,8 @@ export async function pullAll(db: SpocDb, transport: SyncTransport, projectId: s
     const link = await readLink(db, projectId);
     if (!link) throw new Error('This project is not linked to a server.');
     const page = await transport.pull(link.serverProjectId, link.cursor, pageSize);
-    await applyPage(db, projectId, page, round);
+    const result = await applyPage(db, projectId, page, round);
+    if (result.restart) continue; // from the start again: a clip deleted here was restored on the server
     // A page that does not move the cursor cannot be followed by more (a server bug otherwise): stop.
     if (!page.more || page.cursor === link.cursor) return round;
   }
@@ -43,10 +44,11 @@ export async function applyLiveNews(db: SpocDb, projectId: string, news: LiveNew
   }
 }
 
-async function applyPage(db: SpocDb, projectId: string, page: PullResponse, round: PullRound): Promise<void> {
+async function applyPage(db: SpocDb, projectId: string, page: PullResponse, round: PullRound): Promise<ApplyResult> {
   const result = await applyPullPage(db, projectId, page);
   round.pages++;
   round.applied += result.applied;
   round.problems += result.problems;
   round.rebuilt.push(...result.rebuilt);
+  return result;
 }

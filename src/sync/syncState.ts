@@ -69,6 +69,12 @@ export interface SyncLink {
   problems: SyncProblem[];
   /** Frames the server flagged as concurrently edited (its `concurrentEdit` rows, by id). */
   concurrentEdits: Record<string, Record<string, unknown>>;
+  /**
+   * Clips deleted for good here while the server keeps them (docs/sync.md "Deletions"): their pulled
+   * rows are skipped, until a manager restores one on the server (then the project is pulled again
+   * from the start, and the clip comes back whole). Absent on links made before it existed.
+   */
+  purgedClips?: string[];
   linkedAt: number;
 }
 

@@ -36,8 +36,9 @@ export function toWireRow(kind: MutableKind, row: object, link: Pick<SyncLink, '
     return { ...rest, id: link.serverProjectId };
   }
   if (kind === 'clip') {
-    // The trash and the import marker are this browser's (the server refuses rows carrying them).
-    const { deletedAt: _trashed, importing: _importing, ...rest } = row as Clip;
+    // The import marker is this browser's (the server refuses a row carrying it); the trash mark
+    // travels, so a manager's trash or restore reaches everyone (docs/sync.md "Deletions").
+    const { importing: _importing, ...rest } = row as Clip;
     return { ...rest, projectId: link.serverProjectId };
   }
   return { ...(row as Record<string, unknown>) };

@@ -2,6 +2,7 @@
  * Sign in (POST /api/session), sign out (DELETE /api/session) and who am I (GET /api/me).
  * Sign-in answers the same "wrong username or password" for an unknown user and a wrong password,
  * and hashes a password in both cases, so neither the message nor the timing tells which names exist.
+ * A disabled account (spoc-studio user disable) is refused with 403 after its password checked out.
  */
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_SCRYPT, hashPassword, needsRehash, verifyPassword } from '../../auth/passwords';
@@ -39,10 +40,12 @@ export function sessionRoutes(api: FastifyInstance, ctx: ServerContext): void {
     }
     const user = await findUserByName(ctx.db, username.value);
     const good = await verifyPassword(password.value, user?.password_hash ?? (await decoyHash));
-    if (!user || !good || user.disabled) {
+    if (!user || !good) {
       ctx.limiter.recordFailure(request.ip, username.value);
       throw new HttpError(401, 'wrong username or password');
     }
+    // Said only to whoever knows the password, so it tells a stranger nothing about which names exist.
+    if (user.disabled) throw new HttpError(403, 'this account is disabled; ask the server\'s administrator');
     ctx.limiter.recordSuccess(username.value);
     if (needsRehash(user.password_hash, ctx.options.passwordParams)) {
       await setPasswordHash(ctx.db, user.id, await hashPassword(password.value, ctx.options.passwordParams));

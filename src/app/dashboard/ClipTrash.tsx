@@ -1,11 +1,14 @@
 /**
  * A project's trash, below its clips: restore a clip exactly as it was, delete one for good, or
  * empty the trash. Deleting for good asks first; it is the only step here that cannot be undone.
+ * In a team project the trash is everyone's (a manager's trash and restore sync), but deleting for
+ * good removes this browser's copy only: the team server keeps the clip (docs/sync.md "Deletions").
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDb } from '../../workspace/db';
 import { messageOf, notify } from '../../workspace/notices';
 import { listTrashedClips } from '../../store/trash';
+import { readLink } from '../../sync';
 import type { Clip } from '../../store/types';
 import { storageChanged } from '../StorageMeter';
 import { deleteClipsForGood, emptyClipTrash, restoreClipFromTrash } from './clipActions';
@@ -21,11 +24,15 @@ async function attempt(step: () => Promise<string>): Promise<void> {
 export function ClipTrash({ projectId }: { projectId: string }) {
   const db = useDb();
   const trashed = useLiveQuery(() => listTrashedClips(db, projectId), [db, projectId]);
+  const team = useLiveQuery(async () => (await readLink(db, projectId)) !== undefined, [db, projectId], false);
   if (!trashed || trashed.length === 0) return null;
+  const forGood = team
+    ? ' from this browser? The team server keeps it, with everyone else\'s copy; only this browser\'s copy is gone, and it comes back here only if a manager restores it on the server.'
+    : '? This cannot be undone.';
 
   const restore = (c: Clip) => attempt(async () => (await restoreClipFromTrash(db, c.id), `Restored "${c.name}".`));
   const purge = (c: Clip) => {
-    if (!window.confirm(`Delete "${c.name}" for good, with its frames, masks, history and comments? This cannot be undone.`)) return;
+    if (!window.confirm(`Delete "${c.name}" for good, with its frames, masks, history and comments${forGood}`)) return;
     void attempt(async () => {
       await deleteClipsForGood(db, [c.id]);
       storageChanged();
@@ -33,7 +40,7 @@ export function ClipTrash({ projectId }: { projectId: string }) {
     });
   };
   const empty = () => {
-    if (!window.confirm(`Delete all ${trashed.length} clips in the trash for good? This cannot be undone.`)) return;
+    if (!window.confirm(`Delete all ${trashed.length} clips in the trash for good${forGood}`)) return;
     void attempt(async () => {
       const n = await emptyClipTrash(db, projectId);
       storageChanged();
@@ -45,7 +52,11 @@ export function ClipTrash({ projectId }: { projectId: string }) {
     <section className="mt-8 rounded-lg border border-zinc-800 p-4" aria-label="Trash" data-testid="clip-trash">
       <div className="flex items-center justify-between">
         <h2 className="font-semibold">
-          Trash <span className="text-sm font-normal text-zinc-500">({trashed.length}) — kept until you empty it; not counted or exported</span>
+          Trash{' '}
+          <span className="text-sm font-normal text-zinc-500">
+            ({trashed.length}) — kept until you empty it; not counted or exported
+            {team && '. Team project: managers trash and restore clips for everyone; deleting for good removes only this browser\'s copy (the server keeps it)'}
+          </span>
         </h2>
         <button className="rounded border border-red-800 px-3 py-1 text-sm hover:bg-red-950" onClick={empty}>
           Empty trash

@@ -12,6 +12,7 @@ import type { Clip, Project } from '../../store/types';
 import { ClipBusyError } from '../../workspace/clipWriteLock';
 import type { ClipHold } from '../../workspace/clipLocks';
 import { settle, twoTabs } from '../../testing/locks';
+import { newLink, readLink, writeLink } from '../../sync/syncState';
 import { deleteClipsForGood, deleteProjectsForGood, editClip, emptyClipTrash, moveClipToTrash, moveProjectToTrash, restoreClipFromTrash } from './clipActions';
 
 let db: SpocDb;
@@ -84,5 +85,28 @@ describe('deleting for good', () => {
     expect(await deleteProjectsForGood(db, [project.id])).toBe(1);
     expect(await db.projects.count()).toBe(0);
     expect(await db.frames.count()).toBe(0);
+  });
+});
+
+describe('a clip of a team project (docs/sync.md "Deletions")', () => {
+  beforeEach(() => db.transaction('rw', db.meta, () => writeLink(db, newLink(project.id, 'http://team.test', project.id, 'client-1', false))));
+
+  it('only a manager moves it to the trash or restores it; anyone else is told why and nothing is written', async () => {
+    const before = await snapshot(db);
+    await expect(moveClipToTrash(db, clip.id, async () => 'annotator')).rejects.toThrow(/^Only a project manager may move a clip of a team project to the trash .*you are annotator/);
+    await expect(moveClipToTrash(db, clip.id, async () => null)).rejects.toThrow(/sign in to the team server/);
+    expect(await snapshot(db)).toEqual(before);
+    await moveClipToTrash(db, clip.id, async () => 'manager');
+    await expect(restoreClipFromTrash(db, clip.id, async () => 'reviewer')).rejects.toThrow(/^Only a project manager may restore a clip of a team project .*you are reviewer/);
+    expect((await listTrashedClips(db, project.id)).map((c) => c.id)).toEqual([clip.id]);
+    await restoreClipFromTrash(db, clip.id, async () => 'manager');
+    expect(await listTrashedClips(db, project.id)).toEqual([]);
+  });
+
+  it('deleting it for good is this browser\'s own act: anyone may, and the link remembers the clip', async () => {
+    await moveClipToTrash(db, clip.id, async () => 'manager');
+    expect(await deleteClipsForGood(db, [clip.id])).toBe(1);
+    expect(await db.clips.get(clip.id)).toBeUndefined();
+    expect((await readLink(db, project.id))!.purgedClips).toEqual([clip.id]);
   });
 });

@@ -3,12 +3,17 @@
  * good — each under the clip write lock (workspace/clipWriteLock.ts): a clip open in another tab's
  * editor is refused with a message naming it, before anything is written, so that editor never
  * finds its clip renamed, hidden or gone under it. The store functions themselves take no locks.
+ * A team project's clip is trashed and restored for everyone, so only by its managers; deleting one
+ * for good deletes this browser's copy only (docs/sync.md "Deletions").
  */
 import type { SpocDb } from '../../store/db';
 import { updateClip, type ClipPatch } from '../../store/clips';
-import { clipIdsOfProjects, listTrashedClips, listTrashedProjects, purgeClips, purgeProjects, restoreClip, trashClip, trashProject } from '../../store/trash';
+import { StoreError } from '../../store/errors';
+import { clipIdsOfProjects, listTrashedClips, listTrashedProjects, purgeProjects, restoreClip, trashClip, trashProject } from '../../store/trash';
 import type { Clip, Project } from '../../store/types';
 import { openVideoFiles, removeUnreferencedVideos, removeVideosIfUnused } from '../../store/videoFiles';
+import { purgeClipsHere, teamTrashRefusal, type TeamRole } from '../../sync';
+import { signedInUser, useAccount } from '../../workspace/account';
 import { storedClipRef, withClipWriteLock, type ClipRef } from '../../workspace/clipWriteLock';
 
 async function refs(db: SpocDb, clipIds: readonly string[]): Promise<ClipRef[]> {
@@ -20,18 +25,36 @@ export async function editClip(db: SpocDb, clipId: string, patch: ClipPatch): Pr
   return withClipWriteLock(await refs(db, [clipId]), 'Cannot change it', () => updateClip(db, clipId, patch));
 }
 
-export async function moveClipToTrash(db: SpocDb, clipId: string): Promise<Clip> {
+/** The signed-in user's role in a project of the team server this page came from (null: not known now). */
+async function roleOnThisServer(serverProjectId: string): Promise<TeamRole | null> {
+  if (signedInUser(useAccount.getState()) === null) return null;
+  const projects = await useAccount.getState().server.projects();
+  return projects.find((p) => p.id === serverProjectId)?.role ?? null;
+}
+
+/** A team project's clip goes to the trash for everyone, so only its managers may (sync/teamTrash.ts). */
+async function checkTeamTrash(db: SpocDb, clipId: string, what: 'trash' | 'restore', roleOf: RoleLookup): Promise<void> {
+  const refusal = await teamTrashRefusal(db, clipId, what, roleOf);
+  if (refusal !== null) throw new StoreError('invalid', refusal);
+}
+
+type RoleLookup = (serverProjectId: string) => Promise<TeamRole | null>;
+
+export async function moveClipToTrash(db: SpocDb, clipId: string, roleOf: RoleLookup = roleOnThisServer): Promise<Clip> {
+  await checkTeamTrash(db, clipId, 'trash', roleOf);
   return withClipWriteLock(await refs(db, [clipId]), 'Cannot move it to the trash', () => trashClip(db, clipId));
 }
 
-export async function restoreClipFromTrash(db: SpocDb, clipId: string): Promise<Clip> {
+export async function restoreClipFromTrash(db: SpocDb, clipId: string, roleOf: RoleLookup = roleOnThisServer): Promise<Clip> {
+  await checkTeamTrash(db, clipId, 'restore', roleOf);
   return withClipWriteLock(await refs(db, [clipId]), 'Cannot restore it', () => restoreClip(db, clipId));
 }
 
 /** Deletes trashed clips for good (one, or the whole trash of a project); all or nothing. */
 export async function deleteClipsForGood(db: SpocDb, clipIds: readonly string[]): Promise<number> {
   const videos = await videoHashesOf(db, clipIds);
-  const n = await withClipWriteLock(await refs(db, clipIds), 'Cannot delete it for good', () => purgeClips(db, clipIds));
+  // A team project's clip is deleted in this browser only; the server keeps it (sync/teamTrash.ts).
+  const n = await withClipWriteLock(await refs(db, clipIds), 'Cannot delete it for good', () => purgeClipsHere(db, clipIds));
   await forgetVideos(db, videos);
   return n;
 }
