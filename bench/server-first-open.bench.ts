@@ -14,13 +14,18 @@
  * the pull and the project page), editor (click the card to the first frame drawn; of which the
  * first picture's request), and the rest of the clip's pictures (until all 300 are stored in the
  * browser, or how many are after a wait). Prints figures only.
- * SPOC_FIRST_OPEN_DIST: use this build instead of building one; FIRST_OPEN_RUNS: runs per setup.
+ * Also printed: the page's main-thread task time over the same span (Chromium's TaskDuration),
+ * which moves far less than wall time when other processes load the machine.
+ *
+ * SPOC_FIRST_OPEN_DIST: use this build instead of building one, or several, comma-separated, to
+ * A/B them: each gets its own server with the same project, and their runs alternate, so both see
+ * the same machine load. FIRST_OPEN_RUNS: runs per setup and build.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as netServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { chromium, type Browser } from '@playwright/test';
@@ -206,6 +211,8 @@ async function makeProject(base: string, tokens: Tokens, frames: Buffer[]): Prom
 }
 
 interface Run {
+  /** Main-thread task time from the Open click to the first frame drawn (ms). */
+  busy: number;
   rows: number;
   editor: number;
   firstImage: number;
@@ -260,6 +267,10 @@ async function oneRun(browser: Browser, url: string): Promise<Run> {
     await form.getByRole('button', { name: 'Sign in' }).click();
     const open = page.getByTestId('server-project-row').getByRole('button', { name: 'Open' });
     await open.waitFor();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const taskMs = async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
+    const busy0 = await taskMs();
     await open.click();
     const rowsAt = (await (await page.waitForFunction(() => (document.querySelector('[data-testid="clip-card"]') ? performance.now() : 0), null, { polling: 'raf', timeout: 120_000 })).jsonValue()) as number;
     await page.getByTestId('clip-card').click();
@@ -273,6 +284,7 @@ async function oneRun(browser: Browser, url: string): Promise<Run> {
         { polling: 'raf', timeout: 120_000 },
       )
     ).jsonValue()) as number;
+    const busy = (await taskMs()) - busy0;
     const clicks = await page.evaluate(() => (window as unknown as { __clicks: Record<string, number> }).__clicks);
     // The rest of the clip's pictures: stored in the background, or only when shown.
     let rest: number | null = null;
@@ -286,7 +298,7 @@ async function oneRun(browser: Browser, url: string): Promise<Run> {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    return { rows: rowsAt - clicks.open, editor: drawnAt - clicks.card, firstImage: firstImageMs, total: drawnAt - clicks.open, rest, storedAfterWait: stored };
+    return { busy, rows: rowsAt - clicks.open, editor: drawnAt - clicks.card, firstImage: firstImageMs, total: drawnAt - clicks.open, rest, storedAfterWait: stored };
   } finally {
     await context.close();
   }
@@ -295,69 +307,82 @@ async function oneRun(browser: Browser, url: string): Promise<Run> {
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
-async function runSetup(label: string, browser: Browser, dist: string, frames: Buffer[], args: string[], env: NodeJS.ProcessEnv, tokens: Tokens): Promise<void> {
-  const server = await startServer(dist, args, env);
+/** One setup: a server per build (`start(dist)`), the project on each, then runs alternating between the builds. */
+async function runSetup(label: string, browser: Browser, dists: string[], frames: Buffer[], start: (dist: string) => Promise<Server>): Promise<void> {
+  const servers: Server[] = [];
   try {
-    await makeProject(server.url, tokens, frames);
-    const runs: Run[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await oneRun(browser, server.url));
-    const col = (f: (r: Run) => number) => `${ms(pct(runs.map(f), 50))} / ${ms(Math.max(...runs.map(f)))}`;
-    const rests = runs.map((r) => r.rest);
-    const rest = rests.every((r) => r !== null) ? `${ms(pct(rests as number[], 50))} after the first frame` : `${Math.min(...runs.map((r) => r.storedAfterWait))}–${Math.max(...runs.map((r) => r.storedAfterWait))} of ${FRAMES} stored 10 s later`;
-    console.log(`| ${label} | ${col((r) => r.total)} | ${col((r) => r.rows)} | ${col((r) => r.editor)} | ${ms(pct(runs.map((r) => r.firstImage), 50))} | ${rest} |`);
+    for (const dist of dists) servers.push(await start(dist));
+    for (const server of servers) await makeProject(server.url, tokens.get(server.url)!, frames);
+    const runs: Run[][] = servers.map(() => []);
+    for (let i = 0; i < RUNS; i++) for (let b = 0; b < servers.length; b++) runs[b].push(await oneRun(browser, servers[b].url));
+    runs.forEach((rs, b) => {
+      const col = (f: (r: Run) => number) => `${ms(pct(rs.map(f), 50))} / ${ms(Math.max(...rs.map(f)))}`;
+      const rests = rs.map((r) => r.rest);
+      const rest = rests.every((r) => r !== null) ? `${ms(pct(rests as number[], 50))} after the first frame` : `${Math.min(...rs.map((r) => r.storedAfterWait))}–${Math.max(...rs.map((r) => r.storedAfterWait))} of ${FRAMES} stored 10 s later`;
+      const name = dists.length > 1 ? `${label}, ${basename(dists[b])}` : label;
+      console.log(`| ${name} | ${col((r) => r.total)} | ${col((r) => r.busy)} | ${col((r) => r.rows)} | ${col((r) => r.editor)} | ${ms(pct(rs.map((r) => r.firstImage), 50))} | ${rest} |`);
+    });
   } finally {
-    await stopServer(server);
+    await Promise.all(servers.map(stopServer));
   }
 }
 
+/** Each server's tokens (made in its database before it starts). */
+const tokens = new Map<string, Tokens>();
+
 async function main(): Promise<void> {
-  let dist = process.env.SPOC_FIRST_OPEN_DIST;
-  if (!dist) {
-    dist = resolve('bench/results/first-open-dist');
+  let dists = (process.env.SPOC_FIRST_OPEN_DIST ?? '').split(',').filter(Boolean);
+  if (dists.length === 0) {
+    const dist = resolve('bench/results/first-open-dist');
     await build({ logLevel: 'warn', build: { outDir: dist, emptyOutDir: true, sourcemap: false } });
+    dists = [dist];
   }
-  if (!existsSync(join(dist, 'index.html'))) throw new Error(`no build at ${dist}`);
-  dist = resolve(dist);
+  dists = dists.map((d) => resolve(d));
+  for (const d of dists) if (!existsSync(join(d, 'index.html'))) throw new Error(`no build at ${d}`);
   const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const cleanups: (() => Promise<void>)[] = [];
   try {
     const frames = await makeFrames(browser);
     const kb = frames.reduce((n, f) => n + f.length, 0) / frames.length / 1024;
     console.log(`A ${FRAMES}-frame ${WIDTH}x${HEIGHT} clip (JPEG, ${kb.toFixed(0)} KB a frame on average), ${PAINTED_FRAMES * STROKES_PER_FRAME} gt revisions over ${PAINTED_FRAMES} frames; ${RUNS} first opens per setup, each in a fresh Chromium context, on loopback (goal: total <= 1.5 s).\n`);
-    console.log('| setup | total: click Open to frame 0 drawn, p50 / max | rows: Open to the clip card | editor: card to frame 0 drawn | first picture request | rest of the pictures |');
-    console.log('|---|---|---|---|---|---|');
+    console.log('| setup | total: click Open to frame 0 drawn, p50 / max | main-thread task time, p50 / max | rows: Open to the clip card | editor: card to frame 0 drawn | first picture request | rest of the pictures |');
+    console.log('|---|---|---|---|---|---|---|');
 
-    const dataDir = mkdtempSync(join(tmpdir(), 'spoc-first-open-'));
-    try {
+    await runSetup('embedded PGlite', browser, dists, frames, async (dist) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'spoc-first-open-'));
+      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
       const embedded = await openPgliteDb(dataDir);
-      const tokens = await makeUsers(embedded);
+      const made = await makeUsers(embedded);
       await embedded.close();
-      await runSetup('embedded PGlite', browser, dist, frames, ['--data', dataDir], process.env, tokens);
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+      const server = await startServer(dist, ['--data', dataDir], process.env);
+      tokens.set(server.url, made);
+      return server;
+    });
 
     const pgUrl = process.env.DATABASE_URL ?? process.env.SPOC_TEST_PG_URL;
     if (!pgUrl) {
       console.log('| PostgreSQL | (skipped: set SPOC_TEST_PG_URL or DATABASE_URL, e.g. `source .ci/postgres.sh`) |');
       return;
     }
-    const name = `spoc_first_open_${process.pid}`;
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(pgUrl);
-    url.pathname = `/${name}`;
-    try {
+    cleanups.push(() => admin.end());
+    await runSetup('PostgreSQL', browser, dists, frames, async (dist) => {
+      const name = `spoc_first_open_${process.pid}_${tokens.size}`;
+      await admin.query(`CREATE DATABASE ${name}`);
+      cleanups.unshift(async () => void (await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+      const url = new URL(pgUrl);
+      url.pathname = `/${name}`;
       const db = openPgDb({ connectionString: url.toString() });
-      const tokens = await makeUsers(db);
+      const made = await makeUsers(db);
       await db.close();
-      await runSetup('PostgreSQL 15', browser, dist, frames, [], { ...process.env, DATABASE_URL: url.toString() }, tokens);
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
+      const server = await startServer(dist, [], { ...process.env, DATABASE_URL: url.toString() });
+      tokens.set(server.url, made);
+      return server;
+    });
   } finally {
+    for (const fn of cleanups) await fn().catch(() => undefined);
     await browser.close();
   }
 }
