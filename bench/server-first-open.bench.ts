@@ -259,6 +259,7 @@ async function oneRun(browser: Browser, url: string): Promise<Run> {
   const context = await browser.newContext({ baseURL: url, viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   await page.addInitScript({ content: 'window.__name = (f) => f;' });
+  page.on('console', (m) => m.type() === 'error' && console.error(`  page: ${m.text()}`));
   // The page's clock at each click (capture phase: before the app's handlers run).
   await page.addInitScript(() => {
     const w = window as unknown as { __clicks: Record<string, number> };
@@ -289,7 +290,11 @@ async function oneRun(browser: Browser, url: string): Promise<Run> {
     const taskMs = async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
     const busy0 = await taskMs();
     await open.click();
-    const rowsAt = (await (await page.waitForFunction(() => (document.querySelector('[data-testid="clip-card"]') ? performance.now() : 0), null, { polling: 'raf', timeout: 120_000 })).jsonValue()) as number;
+    const rowsAt = (await (
+      await page.waitForFunction(() => (document.querySelector('[data-testid="clip-card"]') ? performance.now() : 0), null, { polling: 'raf', timeout: 60_000 }).catch(async (err: unknown) => {
+        throw new Error(`no clip card; the page says: ${(await page.locator('body').innerText()).slice(0, 600)}`, { cause: err });
+      })
+    ).jsonValue()) as number;
     await page.getByTestId('clip-card').click();
     const drawnAt = (await (
       await page.waitForFunction(

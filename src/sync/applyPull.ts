@@ -19,7 +19,7 @@ import { Dexie } from 'dexie';
 import type { SpocDb } from '../store/db';
 import { RecordCheck, checkClip, checkClipEvent, checkComment, checkFlagDismissal, checkFrame, checkFrameVerdict, checkProject, checkRevision, type ClipShape } from '../store/records';
 import { MAX_SIDE } from '../masks/labelMap';
-import type { Clip, Frame, LayerSource } from '../store/types';
+import type { Clip, LayerSource } from '../store/types';
 import { compareCursors, type PulledChange, type PullResponse, type SyncKind } from './protocol';
 import { rebuildLayer } from './rebuildLayer';
 import { LOG_TABLES, readFingerprints, readImageRefs, readLink, recordProblem, rowKey, writeFingerprints, writeImageRefs, writeLink, type LogTable, type SyncLink } from './syncState';
@@ -80,23 +80,6 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
     };
 
     const changes = page.changes.slice().sort((a, b) => RANK[a.kind] - RANK[b.kind] || compareCursors(a.cursor, b.cursor));
-    // The page's frames and log rows are read in one request per table, and the new ones written in
-    // one after the loop, rather than a read and a write per row: a first open pulls thousands of them.
-    const frameKey = (clipId: string, index: number) => JSON.stringify([clipId, index]);
-    const frameKeys = changes
-      .filter((ch) => ch.kind === 'frame' && typeof ch.row.clipId === 'string' && Number.isInteger(ch.row.index))
-      .map((ch) => [ch.row.clipId, ch.row.index] as [string, number]);
-    const knownFrames = new Map<string, Frame | undefined>();
-    if (frameKeys.length > 0) (await db.frames.bulkGet(frameKeys)).forEach((f, i) => knownFrames.set(frameKey(...frameKeys[i]), f));
-    const newFrames = new Map<string, Frame>();
-    const logKey = (table: LogTable, id: string) => `${table} ${id}`;
-    const knownLog = new Map<string, LogRowSeen>();
-    for (const table of LOG_TABLES) {
-      const ids = changes.filter((ch) => LOG_TABLE_OF[ch.kind] === table).map((ch) => ch.id);
-      if (ids.length === 0) continue;
-      for (const row of (await db[table].where('id').anyOf(ids).toArray()) as LogRowSeen[]) knownLog.set(logKey(table, row.id), row);
-    }
-    const newLogRows: Record<LogTable, LogRowSeen[]> = { revisions: [], clipEvents: [], frameVerdicts: [] };
     for (const change of changes) {
       const check = new RecordCheck(`The pulled ${change.kind} ${change.id}`);
       try {
@@ -138,12 +121,7 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
             images[change.id] = { sha256: String(ref.sha256), mime: String(ref.mime), width: Number(ref.width), height: Number(ref.height), size: Number(ref.size), onServer: true };
             imagesChanged = true;
           }
-          const key = frameKey(row.clipId, row.index);
-          const current = knownFrames.has(key) ? knownFrames.get(key) : await db.frames.get([row.clipId, row.index]);
-          await replace('frame', row, current, async () => {
-            newFrames.set(key, row);
-            knownFrames.set(key, row);
-          });
+          await replace('frame', row, await db.frames.get([row.clipId, row.index]), () => db.frames.put(row));
           return;
         }
         case 'comment': {
@@ -170,12 +148,10 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
     async function applyLog(change: PulledChange, c: RecordCheck): Promise<void> {
       const table = LOG_TABLE_OF[change.kind];
       if (!table) throw new Error(`unknown kind ${change.kind}`);
-      const key = logKey(table, change.id);
-      const existing = knownLog.get(key);
+      const existing = (await db[table].get({ id: change.id })) as { seq: number; cursor?: string; clipId: string; source?: LayerSource; frameIndex?: number } | undefined;
       if (existing) {
         if (existing.cursor === change.cursor) return;
-        if (existing.seq === undefined) existing.cursor = change.cursor; // added on this page: not written yet
-        else await db[table].update(existing.seq, { cursor: change.cursor });
+        await db[table].update(existing.seq, { cursor: change.cursor });
         if (table === 'revisions') touched.add(JSON.stringify([existing.clipId, existing.source, existing.frameIndex]));
         result.applied++;
         return;
@@ -183,25 +159,19 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
       const clipId = String(change.row.clipId);
       const shape = (await clipOf(clipId)) ?? unknownClip(clipId);
       const input = { ...change.row, id: change.id };
-      let row: LogRowSeen;
       if (table === 'revisions') {
-        row = { ...checkRevision(c, input, '', shape, 'input'), id: change.id, cursor: change.cursor };
+        const row = checkRevision(c, input, '', shape, 'input');
+        await db.revisions.add({ ...row, id: change.id, cursor: change.cursor } as never);
         touched.add(JSON.stringify([row.clipId, row.source, row.frameIndex]));
       } else if (table === 'clipEvents') {
-        row = { ...checkClipEvent(c, input, '', shape, 'input'), id: change.id, cursor: change.cursor };
+        const row = checkClipEvent(c, input, '', shape, 'input');
+        await db.clipEvents.add({ ...row, id: change.id, cursor: change.cursor } as never);
       } else {
-        row = { ...checkFrameVerdict(c, input, '', shape, 'input'), id: change.id, cursor: change.cursor };
+        const row = checkFrameVerdict(c, input, '', shape, 'input');
+        await db.frameVerdicts.add({ ...row, id: change.id, cursor: change.cursor } as never);
       }
-      newLogRows[table].push(row);
-      knownLog.set(key, row);
       result.applied++;
     }
-
-    if (newFrames.size > 0) await db.frames.bulkPut([...newFrames.values()]);
-    // In the order they were checked, so their local `seq`s follow the page as single adds did.
-    if (newLogRows.revisions.length > 0) await db.revisions.bulkAdd(newLogRows.revisions as never);
-    if (newLogRows.clipEvents.length > 0) await db.clipEvents.bulkAdd(newLogRows.clipEvents as never);
-    if (newLogRows.frameVerdicts.length > 0) await db.frameVerdicts.bulkAdd(newLogRows.frameVerdicts as never);
 
     for (const key of [...touched].sort()) {
       const [clipId, source, frameIndex] = JSON.parse(key) as [string, LayerSource, number];
@@ -218,16 +188,6 @@ export async function applyPullPage(db: SpocDb, projectId: string, page: PullRes
     if (imagesChanged) await writeImageRefs(db, projectId, images);
     return result;
   });
-}
-
-/** A log row as this page knows it: stored (with its `seq`) or checked and due to be added. */
-interface LogRowSeen {
-  id: string;
-  seq?: number;
-  cursor?: string;
-  clipId: string;
-  source?: LayerSource;
-  frameIndex?: number;
 }
 
 /** The trash is this browser's: a pulled row never carries `deletedAt`, and leaves the local one as it is. */
