@@ -259,7 +259,8 @@ async function oneRun(browser: Browser, url: string): Promise<Run> {
   const context = await browser.newContext({ baseURL: url, viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   await page.addInitScript({ content: 'window.__name = (f) => f;' });
-  page.on('console', (m) => m.type() === 'error' && console.error(`  page: ${m.text()}`));
+  // (The /api/me probe before signing in answers 401: expected.)
+  page.on('console', (m) => m.type() === 'error' && !m.text().includes('401') && console.error(`  page: ${m.text()}`));
   // The page's clock at each click (capture phase: before the app's handlers run).
   await page.addInitScript(() => {
     const w = window as unknown as { __clicks: Record<string, number> };
