@@ -54,6 +54,8 @@ async function oneToOne(page: Page) {
 async function openClip(page: Page) {
   await page.getByTestId('clip-card').filter({ hasText: CLIP }).click();
   await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-frame', '0');
+  // The picture came from the server (a pulled frame has none here until someone shows it).
+  await expect(page.getByTestId('editor-canvas')).toHaveAttribute('data-image', 'shown');
   await oneToOne(page);
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLabelMap, type LabelMap } from './labelMap';
-import { decodeLayer, emptyLayer, encodeLayer, parseLayer } from './layers';
+import { decodeLayer, emptyLayer, encodeLayer, encodeLayerInBox, parseLayer } from './layers';
 import { MaskFormatError, encodeRle, rleFromCounts } from './rle';
 import { firstDifference, maskArb } from './testdata/naive';
 
@@ -68,5 +68,37 @@ describe('encodeLayer / decodeLayer', () => {
     expect(() => parseLayer({ act: { size: [2, 2], counts: '4' }, trf: { size: [2, 2], counts: '5' } })).toThrow(
       /more than the 4 pixels/,
     );
+  });
+});
+
+describe('encodeLayerInBox', () => {
+  it('gives the same RLE as encodeLayer for a map that is 0 outside the box (property)', () => {
+    const arb = maskArb([0, 1, 2]).chain((m) =>
+      fc.record({ x: fc.nat(m.w - 1), y: fc.nat(m.h - 1) }).chain(({ x, y }) => fc.record({ w: fc.integer({ min: 1, max: m.w - x }), h: fc.integer({ min: 1, max: m.h - y }) }).map((size) => ({ m, box: { x, y, ...size } }))),
+    );
+    fc.assert(
+      fc.property(arb, ({ m, box }) => {
+        const map = mapOf(m);
+        for (let y = 0; y < m.h; y++) for (let x = 0; x < m.w; x++) if (x < box.x || x >= box.x + box.w || y < box.y || y >= box.y + box.h) map.data[y * m.w + x] = 0;
+        expect(encodeLayerInBox(map, box)).toEqual(encodeLayer(map));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('encodes an empty box as an empty layer, and refuses a box outside the map or a label other than 0, 1, 2', () => {
+    const map = createLabelMap(6, 4);
+    expect(encodeLayerInBox(map, null)).toEqual(encodeLayer(map));
+    expect(() => encodeLayerInBox(map, { x: 4, y: 0, w: 3, h: 1 })).toThrow(RangeError);
+    map.data[5] = 4;
+    expect(() => encodeLayerInBox(map, { x: 0, y: 0, w: 6, h: 4 })).toThrow(/label 4 at \(x=5, y=0\)/);
+  });
+
+  it('gives the same RLE for strokes across a 1280x720 frame, full-height and edge boxes included', () => {
+    for (const box of [{ x: 100, y: 50, w: 300, h: 200 }, { x: 0, y: 0, w: 1280, h: 720 }, { x: 1200, y: 0, w: 80, h: 720 }, { x: 0, y: 700, w: 1280, h: 20 }]) {
+      const map = createLabelMap(1280, 720);
+      for (let y = box.y; y < box.y + box.h; y++) for (let x = box.x; x < box.x + box.w; x++) map.data[y * 1280 + x] = (x * 7 + y * 3) % 11 < 4 ? 1 : (x + y) % 5 === 0 ? 2 : 0;
+      expect(encodeLayerInBox(map, box)).toEqual(encodeLayer(map));
+    }
   });
 });

@@ -4,8 +4,8 @@
  * metrics and exports want each state on its own, and because pycocotools can read either directly.
  */
 import { MaskFormatError } from './errors';
-import { LABEL, createLabelMap, type LabelMap } from './labelMap';
-import { decodeCounts, encodeCountsWhere, makeRle, onTableFor, parseCocoRle, rleCounts, type CocoRle } from './rle';
+import { LABEL, createLabelMap, type Box, type LabelMap } from './labelMap';
+import { decodeCounts, encodeCountsWhere, makeRle, onTableFor, parseCocoRle, rleCounts, type CocoRle, type OnTable } from './rle';
 import { countsOverlap } from './rleOps';
 
 /** One frame's stored masks: actionable and transformed, which never overlap. */
@@ -34,6 +34,57 @@ export function encodeLayer(map: LabelMap): LayerMasks {
     act: makeRle(encodeCountsWhere(data, h, w, ACT_ON), h, w),
     trf: makeRle(encodeCountsWhere(data, h, w, TRF_ON), h, w),
   };
+}
+
+/**
+ * `encodeLayer(map)` for a map known to be 0 outside `box` (a replay from an empty map only writes
+ * inside its revisions' boxes: sync/rebuildLayer.ts), in time proportional to the box rather than
+ * the frame: what a pulled stroke costs on a 1280x720 frame. The same RLE as `encodeLayer` (tested
+ * against it); labels other than 0, 1, 2 inside the box are refused as there. A null box: empty.
+ */
+export function encodeLayerInBox(map: LabelMap, box: Box | null): LayerMasks {
+  const { width: w, height: h, data } = map;
+  if (!box) return { act: makeRle([h * w], h, w), trf: makeRle([h * w], h, w) };
+  if (!(box.x >= 0 && box.y >= 0 && box.w > 0 && box.h > 0 && box.x + box.w <= w && box.y + box.h <= h)) {
+    throw new RangeError(`box {x: ${box.x}, y: ${box.y}, w: ${box.w}, h: ${box.h}} is not inside the ${w}x${h} map`);
+  }
+  const crop = new Uint8Array(box.w * box.h);
+  for (let r = 0; r < box.h; r++) crop.set(data.subarray((box.y + r) * w + box.x, (box.y + r) * w + box.x + box.w), r * box.w);
+  const bad = firstNonStateLabel(crop);
+  if (bad >= 0) {
+    throw new RangeError(
+      `label map holds label ${crop[bad]} at (x=${box.x + (bad % box.w)}, y=${box.y + Math.floor(bad / box.w)}); a layer stores only 0, 1 and 2`,
+    );
+  }
+  const frameCounts = (on: OnTable) => boxCountsInFrame(encodeCountsWhere(crop, box.h, box.w, on), box, h, w);
+  return { act: makeRle(frameCounts(ACT_ON), h, w), trf: makeRle(frameCounts(TRF_ON), h, w) };
+}
+
+/** Column-major counts of a box's pixels -> the counts of the whole h x w frame, 0 outside the box. */
+function boxCountsInFrame(counts: ArrayLike<number>, box: Box, h: number, w: number): number[] {
+  const out: number[] = [];
+  let end = 0; // where the last "on" interval of the frame ended
+  let q = 0; // position in the box, column-major
+  for (let i = 0; i < counts.length; i++) {
+    let len = counts[i];
+    if (i % 2 === 0) {
+      q += len;
+      continue;
+    }
+    while (len > 0) {
+      const col = Math.floor(q / box.h);
+      const r = q - col * box.h;
+      const seg = Math.min(len, box.h - r);
+      const start = (box.x + col) * h + box.y + r;
+      if (out.length > 0 && start === end) out[out.length - 1] += seg; // a column run continuing into the next
+      else out.push(start - end, seg);
+      end = start + seg;
+      q += seg;
+      len -= seg;
+    }
+  }
+  if (end < h * w) out.push(h * w - end);
+  return out;
 }
 
 /**

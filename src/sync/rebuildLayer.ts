@@ -6,9 +6,9 @@
  * revisions); provenance names the last revision's author.
  */
 import { MaskFormatError } from '../masks/errors';
-import { encodeLayer } from '../masks/layers';
+import { encodeLayerInBox } from '../masks/layers';
 import { applyRevisionChanges } from '../masks/replayRevisions';
-import { createLabelMap } from '../masks/labelMap';
+import { createLabelMap, type Box } from '../masks/labelMap';
 import type { SpocDb } from '../store/db';
 import type { Clip, LayerSource, Revision } from '../store/types';
 import { buildLayer } from '../store/validate';
@@ -25,17 +25,20 @@ export async function rebuildLayer(db: SpocDb, clip: Clip, source: LayerSource, 
   const map = createLabelMap(clip.width, clip.height);
   const skipped: RebuildOutcome['skipped'] = [];
   let last: Revision | undefined;
+  // The replay starts empty and writes only inside the boxes it applied, so only their union is encoded.
+  let painted: Box | null = null;
   for (const rev of revisions) {
     try {
       applyRevisionChanges(map, rev);
       last = rev;
+      painted = union(painted, rev.box);
     } catch (err) {
       if (!(err instanceof MaskFormatError)) throw err;
       skipped.push({ id: rev.id, error: err.message });
     }
   }
   const existing = await db.layers.get([clip.id, source, frameIndex]);
-  const { act, trf } = encodeLayer(map);
+  const { act, trf } = encodeLayerInBox(map, painted);
   const layer = buildLayer(
     {
       clipId: clip.id,
@@ -51,4 +54,11 @@ export async function rebuildLayer(db: SpocDb, clip: Clip, source: LayerSource, 
   );
   await db.layers.put(layer);
   return { skipped };
+}
+
+function union(a: Box | null, b: Box): Box {
+  if (!a) return { x: b.x, y: b.y, w: b.w, h: b.h };
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
 }

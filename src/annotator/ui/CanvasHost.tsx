@@ -70,6 +70,8 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, m
       if (session.map === map) view.setFrame(bitmap, map, previous, session.shownContent);
       else view.setFrame(bitmap, map, previous);
       el.dataset.frame = String(k);
+      // For tests and benches: whether the frame's picture was drawn (none: not stored, not fetchable).
+      el.dataset.image = bitmap ? 'shown' : 'none';
       images.prefetch(k, clip.frameCount);
     };
     void showFrame();

@@ -92,6 +92,13 @@ export function useOpenedSession(clip: Clip, frame: number): OpenedSession | nul
         });
     };
 
+    // The first frame's picture is read while the session opens, not after: for a clip pulled from
+    // the team server that is a download (store/frames.ts getFrameImage), the longest step of a first
+    // open (docs/sync.md "Measured"). The view asks the cache for it again and gets the same promise.
+    const firstImages = new FrameImageCache(db, c.id);
+    images = firstImages;
+    void firstImages.get(k0).catch(() => null);
+
     void (async () => {
       try {
         const lock = await acquireClipLock(c.id);
@@ -108,14 +115,12 @@ export function useOpenedSession(clip: Clip, frame: number): OpenedSession | nul
           await watch.ready;
         }
         session = await EditorSession.open(db, c, author, k0, { readOnly: readOnly(), pending: pendingEditsPort() });
-        images = new FrameImageCache(db, c.id);
         if (!alive) {
           void session.close().finally(() => lock.release());
-          images.destroy();
           return;
         }
         if (!lock.granted) notify('warn', `"${c.name}" is open for editing in another tab; this tab is read-only.`);
-        setOpened({ session, images, author, generation });
+        setOpened({ session, images: firstImages, author, generation });
       } catch (err) {
         notify('error', `Could not open the clip: ${messageOf(err)}`);
       }
