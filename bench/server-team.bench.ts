@@ -174,12 +174,15 @@ async function run(label: string, servers: Server[], team: Team): Promise<void> 
   );
   await Promise.all(clients.map((c) => c.connect()));
   const cpu0 = servers.map((s) => cpuSeconds(s.child.pid!));
+  const clientCpu0 = process.cpuUsage();
   const t0 = performance.now();
   clients.forEach((c) => c.start());
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   await Promise.all(clients.map((c) => c.stop()));
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = servers.map((s, i) => cpuSeconds(s.child.pid!) - cpu0[i]);
+  const clientCpuUsage = process.cpuUsage(clientCpu0);
+  const clientCpu = (clientCpuUsage.user + clientCpuUsage.system) / 1e6;
   const pulls = clients.reduce((n, c) => n + c.pulls, 0);
 
   // Drain: every client pulls to the end.
@@ -194,14 +197,14 @@ async function run(label: string, servers: Server[], team: Team): Promise<void> 
   const refused = clients.reduce((n, c) => n + c.refused, 0);
   const failed = clients.reduce((n, c) => n + c.pushErrors, 0);
   console.log(
-    `| ${label} | ${ANNOTATORS} | ${(accepted.size / elapsed).toFixed(0)} | ${pct(latencies, 50).toFixed(0)} / ${pct(latencies, 95).toFixed(0)} ms | ${(pulls / elapsed).toFixed(1)} | ${cpu.map((c) => `${((100 * c) / elapsed).toFixed(0)} %`).join(' + ')} | ${refused} / ${failed} | ${missing} |`,
+    `| ${label} | ${ANNOTATORS} | ${(accepted.size / elapsed).toFixed(0)} | ${pct(latencies, 50).toFixed(0)} / ${pct(latencies, 95).toFixed(0)} ms | ${(pulls / elapsed).toFixed(1)} | ${cpu.map((c) => `${((100 * c) / elapsed).toFixed(0)} %`).join(' + ')} | ${((100 * clientCpu) / elapsed).toFixed(0)} % | ${refused} / ${failed} | ${missing} |`,
   );
 }
 
 async function main(): Promise<void> {
   console.log(`${ANNOTATORS} annotators, one stroke revision each every ${PERIOD_MS} ms for ${SECONDS} s, on loopback (this machine: 2 cores shared by clients, servers and the database).\n`);
-  console.log('| setup | annotators | accepted pushes/s | push-to-visible p50 / p95 | pulls/s (all clients) | server CPU (of one core) | refused / failed pushes | revisions lost |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| setup | annotators | accepted pushes/s | push-to-visible p50 / p95 | pulls/s (all clients) | server CPU (of one core) | simulated clients CPU (one process) | refused / failed pushes | revisions lost |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
 
   if (SETUPS.has('embedded')) {
     const dataDir = mkdtempSync(join(tmpdir(), 'spoc-sync-bench-'));
