@@ -21,9 +21,7 @@
  * A/B them: each gets its own server with the same project, and their runs alternate, so both see
  * the same machine load. FIRST_OPEN_RUNS: runs per setup and build.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer as netServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -36,6 +34,7 @@ import { migrate } from '../server/db/migrate';
 import { openPgDb } from '../server/db/pgDb';
 import { openPgliteDb } from '../server/db/pgliteDb';
 import { DEFAULT_PROJECT_SETTINGS } from '../src/store/projects';
+import { startServe, stopServe, type ServeProcess } from './sync/serveProcess';
 import { HEIGHT, WIDTH, emptyMap, strokeRevision } from './sync/strokes';
 import type { LabelMap } from '../src/masks/labelMap';
 
@@ -45,47 +44,6 @@ const STROKES_PER_FRAME = 4;
 const RUNS = Number(process.env.FIRST_OPEN_RUNS ?? 5);
 const PASSWORD = 'bench password 123';
 const FAST_SCRYPT = { N: 1024, r: 8, p: 1 };
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = netServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (a && typeof a === 'object' ? ok(a.port) : fail(new Error('no port'))));
-    });
-  });
-}
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-}
-
-async function startServer(dist: string, args: string[], env: NodeJS.ProcessEnv): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/spoc-studio.ts', 'serve', '--host', '127.0.0.1', '--port', String(port), '--dist', dist, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 400; i++) {
-    if (child.exitCode !== null) throw new Error(`serve exited: ${err}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`serve did not start: ${err}`);
-}
-
-async function stopServer(s: Server): Promise<void> {
-  if (s.child.exitCode !== null) return;
-  const exited = new Promise((r) => s.child.once('exit', r));
-  s.child.kill('SIGTERM');
-  await exited;
-}
 
 /** 300 distinct video-like frames (gradients, moving shapes, grain), JPEG-encoded by Chromium at quality 0.85. */
 async function makeFrames(browser: Browser): Promise<Buffer[]> {
@@ -331,8 +289,8 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 /** One setup: a server per build (`start(dist)`), the project on each, then runs alternating between the builds. */
-async function runSetup(label: string, browser: Browser, dists: string[], frames: Buffer[], start: (dist: string) => Promise<Server>): Promise<void> {
-  const servers: Server[] = [];
+async function runSetup(label: string, browser: Browser, dists: string[], frames: Buffer[], start: (dist: string) => Promise<ServeProcess>): Promise<void> {
+  const servers: ServeProcess[] = [];
   try {
     for (const dist of dists) servers.push(await start(dist));
     for (const server of servers) await makeProject(server.url, tokens.get(server.url)!, frames);
@@ -346,7 +304,7 @@ async function runSetup(label: string, browser: Browser, dists: string[], frames
       console.log(`| ${name} | ${col((r) => r.total)} | ${col((r) => r.busy)} | ${col((r) => r.rows)} | ${col((r) => r.editor)} | ${ms(pct(rs.map((r) => r.firstImage), 50))} | ${rest} |`);
     });
   } finally {
-    await Promise.all(servers.map(stopServer));
+    await Promise.all(servers.map(stopServe));
   }
 }
 
@@ -378,7 +336,7 @@ async function main(): Promise<void> {
       const embedded = await openPgliteDb(dataDir);
       const made = await makeUsers(embedded);
       await embedded.close();
-      const server = await startServer(dist, ['--data', dataDir], process.env);
+      const server = await startServe(dist, ['--data', dataDir], process.env);
       tokens.set(server.url, made);
       return server;
     });
@@ -400,7 +358,7 @@ async function main(): Promise<void> {
       const db = openPgDb({ connectionString: url.toString() });
       const made = await makeUsers(db);
       await db.close();
-      const server = await startServer(dist, [], { ...process.env, DATABASE_URL: url.toString() });
+      const server = await startServe(dist, [], { ...process.env, DATABASE_URL: url.toString() });
       tokens.set(server.url, made);
       return server;
     });

@@ -16,9 +16,7 @@
  * SYNC_BENCH_ANNOTATORS / SYNC_BENCH_SECONDS shorten a trial run; SYNC_BENCH_SETUPS picks setups
  * (a comma list of embedded, pg1, pg2; all by default).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as netServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,6 +28,7 @@ import { openPgDb } from '../server/db/pgDb';
 import { openPgliteDb } from '../server/db/pgliteDb';
 import { HEIGHT, WIDTH } from './sync/strokes';
 import { SimulatedAnnotator } from './sync/annotator';
+import { cpuSeconds, startServe, stopServe, type ServeProcess } from './sync/serveProcess';
 
 const ANNOTATORS = Number(process.env.SYNC_BENCH_ANNOTATORS ?? 50);
 const SECONDS = Number(process.env.SYNC_BENCH_SECONDS ?? 60);
@@ -37,57 +36,6 @@ const PERIOD_MS = 200;
 const FRAMES = 10;
 const SETUPS = new Set((process.env.SYNC_BENCH_SETUPS ?? 'embedded,pg1,pg2').split(','));
 const FAST_SCRYPT = { N: 1024, r: 8, p: 1 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = netServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-/** user + system CPU seconds of a process so far (Linux /proc). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-}
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-}
-
-async function startServer(args: string[], env: NodeJS.ProcessEnv): Promise<Server> {
-  const port = await freePort();
-  // tsx's node directly (not the npx / shim wrapper), so the pid measured is the server's own.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/spoc-studio.ts', 'serve', '--host', '127.0.0.1', '--port', String(port), '--dist', 'bench/results/no-app', ...args], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 400; i++) {
-    if (child.exitCode !== null) throw new Error(`serve exited: ${err}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`serve did not start: ${err}`);
-}
-
-async function stopServer(s: Server): Promise<void> {
-  if (s.child.exitCode !== null) return;
-  const exited = new Promise((r) => s.child.once('exit', r));
-  s.child.kill('SIGTERM');
-  await exited;
-}
 
 interface Team {
   manager: string;
@@ -164,7 +112,7 @@ const pct = (xs: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 
-async function run(label: string, servers: Server[], team: Team): Promise<void> {
+async function run(label: string, servers: ServeProcess[], team: Team): Promise<void> {
   const { projectId, clips } = await makeProject(servers[0].url, team);
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -212,11 +160,11 @@ async function main(): Promise<void> {
       const embedded = await openPgliteDb(dataDir);
       const team = await makeTeam(embedded);
       await embedded.close();
-      const server = await startServer(['--data', dataDir], process.env);
+      const server = await startServe('bench/results/no-app', ['--data', dataDir], process.env);
       try {
         await run('1 process, embedded PGlite', [server], team);
       } finally {
-        await stopServer(server);
+        await stopServe(server);
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
@@ -240,12 +188,12 @@ async function main(): Promise<void> {
       const team = await makeTeam(db);
       await db.close();
       const env = { ...process.env, DATABASE_URL: url.toString() };
-      const servers: Server[] = [];
-      for (let i = 0; i < processes; i++) servers.push(await startServer([], env));
+      const servers: ServeProcess[] = [];
+      for (let i = 0; i < processes; i++) servers.push(await startServe('bench/results/no-app', [], env));
       try {
         await run(`${processes} process${processes > 1 ? 'es' : ''}, one PostgreSQL`, servers, team);
       } finally {
-        await Promise.all(servers.map(stopServer));
+        await Promise.all(servers.map(stopServe));
       }
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
