@@ -255,13 +255,16 @@ export class SyncEngine {
 
   /** The live news when it continues from the checkpoint; over HTTP when it does not, or news may have been missed. */
   private async pull(): Promise<PullRound> {
+    let fromNews: PullRound | null = null;
     if (!this.pullDue && this.liveReady) {
       const { gap, ...round } = await applyLiveNews(this.db, this.projectId, this.news);
       if (!gap) return round;
+      fromNews = round; // applied already: reported with what the pull brings
     }
     this.pullDue = false;
     try {
-      return await pullAll(this.db, this.transport, this.projectId, this.opts.pullPageSize);
+      const pulled = await pullAll(this.db, this.transport, this.projectId, this.opts.pullPageSize);
+      return fromNews ? joinRounds(fromNews, pulled) : pulled;
     } catch (err) {
       this.pullDue = true;
       throw err;
@@ -343,3 +346,10 @@ export class SyncEngine {
     for (const fn of this.listeners) fn(this.current);
   }
 }
+
+const joinRounds = (a: PullRound, b: PullRound): PullRound => ({
+  pages: a.pages + b.pages,
+  applied: a.applied + b.applied,
+  problems: a.problems + b.problems,
+  rebuilt: [...a.rebuilt, ...b.rebuilt],
+});
