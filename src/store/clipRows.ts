@@ -6,8 +6,8 @@
 import type { SpocDb } from './db';
 import type { Table } from 'dexie';
 import { newId, newRowId } from './ids';
-import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from './keys';
-import type { Clip, ClipComment, ClipEvent, FlagDismissal, Frame, FrameImage, FrameVerdict, Layer, MetaEntry, Project, Revision, Thumbnail } from './types';
+import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipObjectRows, clipRevisions, clipVerdictRows } from './keys';
+import type { Clip, ClipComment, ClipEvent, ClipObject, FlagDismissal, Frame, FrameImage, FrameVerdict, Layer, MetaEntry, Project, Revision, Thumbnail } from './types';
 
 /** Every row of one clip, logs in their order (revisions, events, verdicts by seq; comments by id). */
 export interface ClipRows {
@@ -21,18 +21,19 @@ export interface ClipRows {
   clipEvents: ClipEvent[];
   comments: ClipComment[];
   frameVerdicts: FrameVerdict[];
+  objects: ClipObject[];
 }
 
 /** The tables a clip's rows live in (for the caller's read transaction). */
 export function clipRowTables(db: SpocDb) {
-  return [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags, db.clipEvents, db.comments, db.frameVerdicts];
+  return [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags, db.clipEvents, db.comments, db.frameVerdicts, db.objects];
 }
 
 /** A clip's rows, or null when the clip is not here. Run it inside a transaction for one consistent view. */
 export async function readClipRows(db: SpocDb, clipId: string): Promise<ClipRows | null> {
   const clip = await db.clips.get(clipId);
   if (!clip) return null;
-  const [frames, frameImages, thumbnail, layers, revisions, reviewFlags, clipEvents, comments, frameVerdicts] = await Promise.all([
+  const [frames, frameImages, thumbnail, layers, revisions, reviewFlags, clipEvents, comments, frameVerdicts, objects] = await Promise.all([
     clipFrames(db, clipId).toArray(),
     clipFrameImages(db, clipId).toArray(),
     db.thumbnails.get(clipId),
@@ -42,15 +43,17 @@ export async function readClipRows(db: SpocDb, clipId: string): Promise<ClipRows
     clipEventRows(db, clipId).toArray(),
     clipCommentRows(db, clipId).toArray(),
     clipVerdictRows(db, clipId).toArray(),
+    clipObjectRows(db, clipId).toArray(),
   ]);
   revisions.sort((a, b) => a.seq - b.seq);
   clipEvents.sort((a, b) => a.seq - b.seq);
   comments.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   frameVerdicts.sort((a, b) => a.seq - b.seq);
+  objects.sort((a, b) => a.number - b.number || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   // A sync server's cursor is that server's number for the row, not part of the work: bundles leave
   // it out (a bundle imported elsewhere is not on that server's log), and merges compare without it.
   for (const rows of [revisions, clipEvents, frameVerdicts]) for (const row of rows) delete row.cursor;
-  return { clip, frames, frameImages, thumbnail, layers, revisions, reviewFlags, clipEvents, comments, frameVerdicts };
+  return { clip, frames, frameImages, thumbnail, layers, revisions, reviewFlags, clipEvents, comments, frameVerdicts, objects };
 }
 
 /** A new clip with its frames, images and thumbnail (the caller adds its other rows). */

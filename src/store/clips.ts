@@ -1,6 +1,6 @@
 import type { SpocDb } from './db';
 import { StoreError, notFound } from './errors';
-import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipRevisions, clipVerdictRows } from './keys';
+import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipObjectRows, clipRevisions, clipVerdictRows } from './keys';
 import { touchClip, touchTables } from './touch';
 import { CLIP_STATUSES, type Clip, type ClipStatus, type Osc } from './types';
 import { clipNameProblem, nounProblem, verbProblem } from './clipNames';
@@ -162,7 +162,7 @@ export async function putThumbnail(db: SpocDb, clipId: string, blob: Blob): Prom
   });
 }
 
-/** Deletes a clip with its frames, images, thumbnail, layers, revisions, flag dismissals, lifecycle events, comments and frame verdicts, all in one transaction. */
+/** Deletes a clip with its frames, images, thumbnail, layers, revisions, flag dismissals, lifecycle events, comments, frame verdicts and objects, all in one transaction. */
 export async function deleteClip(db: SpocDb, id: string): Promise<void> {
   await db.transaction('rw', [...clipTables(db), db.projects], async () => {
     const clip = await db.clips.get(id);
@@ -174,7 +174,7 @@ export async function deleteClip(db: SpocDb, id: string): Promise<void> {
 
 /** Every table holding rows of a clip; a cascade must lock all of them. */
 export function clipTables(db: SpocDb) {
-  return [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags, db.clipEvents, db.comments, db.frameVerdicts];
+  return [db.clips, db.frames, db.frameImages, db.thumbnails, db.layers, db.revisions, db.reviewFlags, db.clipEvents, db.comments, db.frameVerdicts, db.objects];
 }
 
 /** The cascade itself; runs inside the caller's transaction over `clipTables`. */
@@ -188,6 +188,7 @@ export async function deleteClipRows(db: SpocDb, clipId: string): Promise<void> 
   await clipEventRows(db, clipId).delete();
   await clipCommentRows(db, clipId).delete();
   await clipVerdictRows(db, clipId).delete();
+  await clipObjectRows(db, clipId).delete();
   await db.clips.delete(clipId);
 }
 

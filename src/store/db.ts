@@ -1,11 +1,12 @@
 import { Dexie, type DBCore, type DexieOptions, type Middleware, type Table } from 'dexie';
 import { StoreError, reasonOf } from './errors';
 import { localWritesMiddleware } from './localWrites';
-import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_VERSION, upgradeV1toV2, upgradeV7toV8 } from './schema';
+import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9, SCHEMA_VERSION, upgradeV1toV2, upgradeV7toV8 } from './schema';
 import type {
   Clip,
   ClipComment,
   ClipEvent,
+  ClipObject,
   ClipEventInput,
   FlagDismissal,
   Frame,
@@ -46,6 +47,8 @@ export class SpocDb extends Dexie {
   declare journalMarks: Table<{ seq: number; at: number }, number, { seq?: number; at: number }>;
   /** Pointer input of strokes in progress (store/gestureDrafts.ts); never journaled. */
   declare gestureDrafts: Table<GestureDraftRow, GestureDraftKey>;
+  /** A clip's objects (schema v9, store/objects.ts). */
+  declare objects: Table<ClipObject, string>;
 
   constructor(name: string = DEFAULT_DB_NAME, options?: SpocDbOptions) {
     super(name, options);
@@ -57,6 +60,7 @@ export class SpocDb extends Dexie {
     this.version(6).stores(SCHEMA_V6);
     this.version(7).stores(SCHEMA_V7);
     this.version(8).stores(SCHEMA_V8).upgrade(upgradeV7toV8);
+    this.version(9).stores(SCHEMA_V9);
   }
 }
 

@@ -74,6 +74,11 @@ export function clipCommentRows(db: SpocDb, clipId: string) {
   return db.comments.where('[clipId+frameIndex]').between([clipId, Dexie.minKey], [clipId, Dexie.maxKey]);
 }
 
+/** Objects of a clip (schema v9), in no particular order. */
+export function clipObjectRows(db: SpocDb, clipId: string) {
+  return db.objects.where('clipId').equals(clipId);
+}
+
 /** Frame verdicts of a clip, ordered by frame then `seq` (each frame's history oldest first). */
 export function clipVerdictRows(db: SpocDb, clipId: string) {
   return db.frameVerdicts

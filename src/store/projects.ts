@@ -1,5 +1,6 @@
 import type { SpocDb } from './db';
-import { notFound } from './errors';
+import { StoreError, notFound } from './errors';
+import { defaultLabelSchema, schemaOf, type LabelSchema, type ProjectKind } from '../objects/labelSchema';
 import { RecordCheck, checkProject } from './records';
 import { clipTables, deleteClipRows } from './clips';
 import type { Project, ProjectSettings } from './types';
@@ -11,11 +12,15 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { sampleFps: 1, thresho
 export interface NewProject {
   name: string;
   settings?: Partial<ProjectSettings>;
+  /** SPOC (the default: the two states) or objects (classes only); fixed at creation (docs/objects.md). */
+  kind?: ProjectKind;
 }
 
 export interface ProjectPatch {
   name?: string;
   settings?: Partial<ProjectSettings>;
+  /** A new label schema; its kind must stay the project's kind. */
+  labels?: LabelSchema;
 }
 
 /** Most recently touched first: the dashboard opens on what was worked on last. Projects in the trash are left out. */
@@ -36,7 +41,15 @@ export async function createProject(db: SpocDb, input: NewProject): Promise<Proj
 /** A validated project row, not yet stored (for callers that add it inside a larger transaction). */
 export function newProjectRow(input: NewProject): Project {
   const now = Date.now();
-  const row = { id: newId(), name: trimmed(input.name), createdAt: now, updatedAt: now, settings: { ...DEFAULT_PROJECT_SETTINGS, ...input.settings } };
+  const row = {
+    id: newId(),
+    name: trimmed(input.name),
+    createdAt: now,
+    updatedAt: now,
+    settings: { ...DEFAULT_PROJECT_SETTINGS, ...input.settings },
+    // SPOC projects made without a kind keep no schema, exactly as before schemas existed.
+    ...(input.kind === undefined ? {} : { labels: defaultLabelSchema(input.kind) }),
+  };
   return checkProject(new RecordCheck('The project'), row, '', 'input');
 }
 
@@ -44,12 +57,16 @@ export async function updateProject(db: SpocDb, id: string, patch: ProjectPatch)
   return db.transaction('rw', db.projects, async () => {
     const current = await db.projects.get(id);
     if (!current) throw notFound('Project');
+    if (patch.labels && patch.labels.kind !== schemaOf(current).kind) {
+      throw new StoreError('invalid', `The project is a ${schemaOf(current).kind} project; its label schema cannot make it a ${patch.labels.kind} project.`);
+    }
     const next = checkProject(
       new RecordCheck('The project'),
       {
         ...current,
         name: patch.name === undefined ? current.name : trimmed(patch.name),
         settings: patch.settings ? { ...current.settings, ...patch.settings } : current.settings,
+        ...(patch.labels ? { labels: patch.labels } : {}),
         updatedAt: Date.now(),
       },
       '',

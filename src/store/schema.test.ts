@@ -5,7 +5,8 @@ import { StoreError } from './errors';
 import { layerAreas } from './layers';
 import { listClipsByStatus } from './clips';
 import { clipProgress } from './progress';
-import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_VERSION, ROW_ID_TABLES, type MigrationIssue } from './schema';
+import { createClipObject } from './objects';
+import { MIGRATION_ISSUES_KEY, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9, SCHEMA_VERSION, ROW_ID_TABLES, type MigrationIssue } from './schema';
 import { UUID_PATTERN } from './ids';
 import { applyClipStep, listClipEvents } from './clipEvents';
 import { addComment, listComments, replyToComment } from './comments';
@@ -35,7 +36,7 @@ describe('fresh database', () => {
     expect(await installedSchemaVersion('fresh', opts)).toBeNull();
     const db = await openSpocDb('fresh', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V8).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V9).sort());
     db.close();
     expect(await installedSchemaVersion('fresh', opts)).toBe(SCHEMA_VERSION);
   });
@@ -111,7 +112,7 @@ describe('v2 -> v3 upgrade', () => {
 
     const db = await openSpocDb('upgrade3', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V8).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V9).sort());
     for (const [name, rows] of Object.entries(before)) expect(await rowsBeforeV8(db, name)).toEqual(rows);
     expect(await db.reviewFlags.count()).toBe(0);
     expect((await listFrames(db, 'c1')).map((f) => f.name)).toEqual([undefined, undefined]);
@@ -148,7 +149,7 @@ describe('v3 -> v4 upgrade', () => {
 
     const db = await openSpocDb('upgrade4', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V8).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V9).sort());
     for (const [name, rows] of Object.entries(before)) expect(await rowsBeforeV8(db, name)).toEqual(rows);
     expect(await db.clipEvents.count()).toBe(0);
     expect(await db.comments.count()).toBe(0);
@@ -194,7 +195,7 @@ describe('v4 -> v5 upgrade', () => {
 
     const db = await openSpocDb('upgrade5', opts);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V8).sort());
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V9).sort());
     for (const [name, rows] of Object.entries(before)) expect(await rowsBeforeV8(db, name)).toEqual(rows);
     expect(await db.frameVerdicts.count()).toBe(0);
 
@@ -288,7 +289,7 @@ describe('v7 -> v8 upgrade', () => {
     v7.close();
 
     const db = await openSpocDb('upgrade8', opts);
-    expect(db.verno).toBe(8);
+    expect(db.verno).toBe(SCHEMA_VERSION);
     const ids: string[] = [];
     for (const table of ROW_ID_TABLES) {
       const rows = (await db.table(table).toArray()) as { seq: number; id: string }[];
@@ -324,11 +325,39 @@ describe('v7 -> v8 upgrade', () => {
   });
 });
 
+describe('v8 -> v9 upgrade', () => {
+  it('adds the objects table, keeps every row as it was, and a clip deleted afterwards takes its objects along', async () => {
+    const opts = fakeIdb();
+    const v8 = new Dexie('upgrade9', opts);
+    for (const [n, schema] of [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8].entries()) v8.version(n + 1).stores(schema);
+    await v8.open();
+    const clip = { ...clipDraft('p1', { frameCount: 3 }), id: 'c1', createdAt: 1, updatedAt: 1, status: 'in_progress' };
+    await v8.table('projects').add({ id: 'p1', name: 'P', createdAt: 1, updatedAt: 1, settings: { sampleFps: 1, thresholds: {} } });
+    await v8.table('clips').add(clip);
+    const provenance = { kind: 'manual', by: 'ann', at: 1 };
+    await v8.table('layers').add({ clipId: 'c1', frameIndex: 0, source: 'gt', act: rleWithArea(H, W, 4), trf: rleWithArea(H, W, 0), instances: { tags: [{ id: 1, x: 0, y: 0 }] }, provenance, updatedAt: 1, actArea: 4, trfArea: 0 });
+    const before = Object.fromEntries(await Promise.all(v8.tables.map(async (t) => [t.name, await t.toArray()] as const)));
+    v8.close();
+
+    const db = await openSpocDb('upgrade9', opts);
+    expect(db.verno).toBe(SCHEMA_VERSION);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V9).sort());
+    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
+    // A project made before schemas is a SPOC project, and its clips take objects.
+    const made = await createClipObject(db, { clipId: 'c1', by: 'ann' });
+    expect(made).toMatchObject({ clipId: 'c1', number: 1, name: 'object 1', createdBy: 'ann' });
+    expect(await db.objects.where('clipId').equals('c1').count()).toBe(1);
+    await deleteClip(db, 'c1');
+    expect(await db.objects.count()).toBe(0);
+    db.close();
+  });
+});
+
 describe('newer schema', () => {
   it('refuses, with a clear message, a database written by a newer app, and leaves it unchanged', async () => {
     const opts = fakeIdb();
     const future = new Dexie('future', opts);
-    future.version(SCHEMA_VERSION + 1).stores({ ...SCHEMA_V8, reviews: 'id, clipId' });
+    future.version(SCHEMA_VERSION + 1).stores({ ...SCHEMA_V9, reviews: 'id, clipId' });
     await future.open();
     await future.table('reviews').add({ id: 'r1', clipId: 'c1' });
     future.close();

@@ -121,10 +121,23 @@ export const SCHEMA_V8 = {
   frameVerdicts: '++seq, &id, [clipId+frameIndex+seq]',
 } as const;
 
+/**
+ * 2026-11-29 — v9 (objects and tracks, docs/objects.md):
+ * - New table `objects`: a clip's objects (ClipObject) by their UUID, `clipId` answering "the
+ *   objects of a clip".
+ * - Layer gains `objects` (each object's pixels on the frame), Revision `objectsBefore` /
+ *   `objectsAfter`, Project `labels`: none indexed, none backfilled (absent means none), so
+ *   there is no upgrade function.
+ */
+export const SCHEMA_V9 = {
+  ...SCHEMA_V8,
+  objects: 'id, clipId',
+} as const;
+
 /** The tables whose rows carry a global `id` beside their local `seq` (schema v8). */
 export const ROW_ID_TABLES = ['revisions', 'clipEvents', 'frameVerdicts'] as const;
 
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** Index name of the v2 area index, shared by the repositories that read it. */
 export const LAYER_AREA_INDEX = '[clipId+source+frameIndex+actArea+trfArea]';

@@ -6,6 +6,8 @@
  * (docs/sync.md "Row identity").
  */
 
+import type { LabelSchema } from '../objects/labelSchema';
+
 /**
  * COCO compressed RLE as the store sees it. Structurally the same as `CocoRle` in masks/rle.ts;
  * declared here so the store neither decodes masks nor waits on that module. Column-major,
@@ -43,6 +45,12 @@ export interface Project {
    * everything under it, rows kept until the trash is emptied. Not indexed, so no schema change.
    */
   deletedAt?: number;
+  /**
+   * The label schema (objects/labelSchema.ts): SPOC or objects project, classes, attributes, hands.
+   * Absent on projects made before schemas existed: those are SPOC projects with no classes
+   * (`schemaOf`). Not indexed, so no schema change.
+   */
+  labels?: LabelSchema;
 }
 
 export type ClipSourceKind = 'video' | 'images' | 'zip' | 'wtc' | 'demo' | 'bundle';
@@ -205,11 +213,62 @@ export interface Layer {
   trf: Rle;
   /** Instance tags of the frame (annotator/instances.ts), checked by store/records/layer.ts. */
   instances?: LayerInstances;
+  /**
+   * The objects on this frame (schema v9, docs/objects.md): each object's pixels, presence and
+   * keyframe mark. Masks of different objects never overlap; in a SPOC project every owned pixel
+   * is actionable or transformed in `act` / `trf` (pixels of neither object stay unassigned).
+   */
+  objects?: LayerObject[];
   provenance: Provenance;
   updatedAt: number;
   /** Pixel counts, denormalised so dashboards and sparklines never decode or even load the RLE. */
   actArea: number;
   trfArea: number;
+}
+
+/** Whether an object is seen on a frame (VISOR's and DAVIS' cases); an object with pixels is visible. */
+export const PRESENCES = ['visible', 'occluded', 'out_of_view', 'absent'] as const;
+export type Presence = (typeof PRESENCES)[number];
+
+/** One object on one frame of a layer. */
+export interface LayerObject {
+  /** The object (table `objects`). */
+  id: string;
+  /** Its pixels on this frame, a COCO RLE of the frame's size; empty when it is not visible. */
+  rle: Rle;
+  /** Pixel count of `rle`, denormalised as the layer's areas are. */
+  area: number;
+  /** Absent means inferred: visible with pixels, absent without. */
+  presence?: Presence;
+  /** A keyframe someone drew (interpolation fills the frames between keyframes). */
+  keyframe?: true;
+  /** Every instance of the object's class on this frame is annotated (VISOR's flag). */
+  exhaustive?: true;
+  /** Where the pixels came from when not the layer's own provenance (propagated, interpolated, with confidence). */
+  provenance?: Provenance;
+}
+
+/**
+ * An object of a clip followed across its frames (schema v9, table `objects`, docs/objects.md): its
+ * identity, class, name and attributes. Its pixels per frame live in the layers (`Layer.objects`)
+ * and their history in the revisions. Mutable like a clip row; never deleted while the clip lives
+ * (`deletedAt`), so its id keeps naming it in history, relations and text attached later.
+ */
+export interface ClipObject {
+  /** Random UUID (v4), minted where the object was made: globally unique for sync and bundles. */
+  id: string;
+  clipId: string;
+  /** Shown number, 1.. per clip ("carrot 2"); not an identity (two machines may pick the same). */
+  number: number;
+  name: string;
+  /** A class of the project's schema; absent for SPOC objects without a class. */
+  classId?: string;
+  /** Values of the class's attributes, by attribute id. */
+  attributes?: Record<string, boolean | string>;
+  createdAt: number;
+  createdBy: string;
+  updatedAt: number;
+  deletedAt?: number;
 }
 
 /** An instance tag: a seed pixel (integer image coordinates) and its instance number, 1.. */
@@ -264,11 +323,23 @@ export interface Revision {
   /** Transformed (2) pixels of the box after the change. */
   afterTrf?: Rle;
   /**
+   * Owners of the box's pixels before and after (schema v9, masks/ownerMap.ts): one RLE of the box's
+   * size per object present. Absent on both sides means the change moved no pixel between objects.
+   */
+  objectsBefore?: RevisionObject[];
+  objectsAfter?: RevisionObject[];
+  /**
    * The sync server's cursor for this row (docs/sync.md "The browser client"): set when a push was
    * accepted or the row was pulled; absent for rows that never reached a server. Not indexed, no
    * schema change; left out of bundles (store/clipRows.ts), being one server's number.
    */
   cursor?: string;
+}
+
+/** One object's pixels inside a revision's box. */
+export interface RevisionObject {
+  id: string;
+  rle: Rle;
 }
 
 /** What writers hand in: the store numbers the row, and gives it an id unless it keeps one it already has. */

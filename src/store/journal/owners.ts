@@ -13,6 +13,7 @@ import {
   clipFrameImages,
   clipFrames,
   clipLayers,
+  clipObjectRows,
   clipRevisions,
   clipVerdictRows,
 } from '../keys';
@@ -28,6 +29,7 @@ export const CLIP_ROW_TABLES: Record<string, (db: SpocDb, clipId: string) => Col
   clipEvents: clipEventRows,
   comments: clipCommentRows,
   frameVerdicts: clipVerdictRows,
+  objects: clipObjectRows,
   thumbnails: (db, clipId) => db.thumbnails.where('clipId').equals(clipId),
 };
 

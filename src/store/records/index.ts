@@ -11,3 +11,4 @@ export { isLayerSource, layerSource, mask, maskArea, rle, type ClipShape, type R
 export { checkProject, checkSettings } from './project';
 export { checkClipEvent, checkComment, checkFlagDismissal, checkFrameVerdict, MAX_COMMENT_TEXT, MAX_FLAG_REASON, MAX_VERDICT_NOTE } from './review';
 export { checkRevision } from './revision';
+export { checkClipObject, checkLayerObjects, checkRevisionObjects, MAX_OBJECTS } from './objects';

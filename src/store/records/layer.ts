@@ -4,11 +4,12 @@
  */
 import type { Layer, LayerInstances, LayerInstanceTag, Provenance, ProvenanceKind } from '../types';
 import type { RecordCheck } from './check';
+import { checkLayerObjects } from './objects';
 import { frameIndexOf, layerSource, mask, optionalString, sameClip, type ClipShape, type RowMode } from './masks';
 
 export const PROVENANCE_KINDS: readonly ProvenanceKind[] = ['manual', 'imported', 'proposal', 'propagated', 'interpolated', 'demo'];
 
-const LAYER_FIELDS = new Set(['clipId', 'frameIndex', 'source', 'act', 'trf', 'instances', 'provenance', 'updatedAt', 'actArea', 'trfArea']);
+const LAYER_FIELDS = new Set(['clipId', 'frameIndex', 'source', 'act', 'trf', 'instances', 'objects', 'provenance', 'updatedAt', 'actArea', 'trfArea']);
 const PROVENANCE_FIELDS = new Set(['kind', 'by', 'at', 'from', 'confidence']);
 const NEEDS_PROVENANCE = 'a layer needs a provenance: kind, by (who or what made it) and at (time)';
 
@@ -36,6 +37,8 @@ export function checkLayer(c: RecordCheck, v: unknown, path: string, clip: ClipS
   }
   const instances = c.optional(o, 'instances');
   if (instances !== undefined) layer.instances = checkInstances(c, instances, c.at(path, 'instances'));
+  const objects = c.optional(o, 'objects');
+  if (objects !== undefined) layer.objects = checkLayerObjects(c, objects, c.at(path, 'objects'), clip, stored, [layer.act, layer.trf]);
   return layer;
 }
 

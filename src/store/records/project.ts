@@ -1,9 +1,10 @@
 /** A project row (types.ts Project): its name and settings (sample rate, per-verb thresholds). */
+import { checkLabelSchema, LabelSchemaError } from '../../objects/labelSchema';
 import type { Project, ProjectSettings } from '../types';
 import { hasOwn, type RecordCheck } from './check';
 import type { RowMode } from './masks';
 
-const PROJECT_FIELDS = new Set(['id', 'name', 'createdAt', 'updatedAt', 'settings']);
+const PROJECT_FIELDS = new Set(['id', 'name', 'createdAt', 'updatedAt', 'settings', 'labels']);
 const SETTINGS_FIELDS = new Set(['sampleFps', 'thresholds']);
 const THRESHOLD_FIELDS = new Set(['tau', 'delta']);
 
@@ -19,6 +20,16 @@ export function checkProject(c: RecordCheck, v: unknown, path: string, mode: Row
     updatedAt: c.number(c.required(o, 'updatedAt', path), c.at(path, 'updatedAt')),
     settings: checkSettings(c, c.required(o, 'settings', path), c.at(path, 'settings'), mode === 'stored'),
   };
+  const labels = c.optional(o, 'labels');
+  if (labels !== undefined) {
+    try {
+      project.labels = checkLabelSchema(labels);
+    } catch (err) {
+      if (!(err instanceof LabelSchemaError)) throw err;
+      const labelsPath = c.at(path, 'labels');
+      c.fail(err.path === 'schema' ? labelsPath : `${labelsPath}.${err.path}`, err.problem);
+    }
+  }
   if (mode === 'input' && o.deletedAt !== undefined) project.deletedAt = c.number(o.deletedAt, c.at(path, 'deletedAt'));
   return project;
 }

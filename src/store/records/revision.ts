@@ -4,9 +4,10 @@
  */
 import type { Revision, RevisionInput } from '../types';
 import type { RecordCheck } from './check';
+import { checkRevisionObjects } from './objects';
 import { box, frameIndexOf, layerSource, logRowId, maskArea, rle, sameClip, type ClipShape, type RowMode } from './masks';
 
-const REVISION_FIELDS = new Set(['seq', 'id', 'clipId', 'frameIndex', 'source', 'author', 'at', 'action', 'box', 'before', 'after', 'beforeTrf', 'afterTrf']);
+const REVISION_FIELDS = new Set(['seq', 'id', 'clipId', 'frameIndex', 'source', 'author', 'at', 'action', 'box', 'before', 'after', 'beforeTrf', 'afterTrf', 'objectsBefore', 'objectsAfter']);
 const PATCHES = ['before', 'after', 'beforeTrf', 'afterTrf'] as const;
 
 /** An input revision (the store numbers it and, without one, gives it an id); `seq`, if the input has one, is not kept. */
@@ -38,6 +39,15 @@ export function checkRevision(c: RecordCheck, v: unknown, path: string, clip: Cl
     patches[key] = patch;
   }
   const rev: RevisionInput = { ...(id === undefined ? {} : { id }), clipId, frameIndex, source, author, at, action, box: b, before: patches.before!, after: patches.after!, ...pick(patches) };
+  const objectsBefore = c.optional(o, 'objectsBefore');
+  const objectsAfter = c.optional(o, 'objectsAfter');
+  if ((objectsBefore === undefined) !== (objectsAfter === undefined)) {
+    c.fail(path, `has ${objectsBefore === undefined ? 'objectsAfter without objectsBefore' : 'objectsBefore without objectsAfter'}; a revision's owners come as both sides or neither`);
+  }
+  if (objectsBefore !== undefined) {
+    rev.objectsBefore = checkRevisionObjects(c, objectsBefore, c.at(path, 'objectsBefore'), b, stored);
+    rev.objectsAfter = checkRevisionObjects(c, objectsAfter, c.at(path, 'objectsAfter'), b, stored);
+  }
   return seq === undefined ? rev : { seq, ...rev, id: id! };
 }
 
