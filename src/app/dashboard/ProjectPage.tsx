@@ -8,6 +8,7 @@ import { projectStats } from '../../store/progress';
 import { ImportPanel } from '../import/ImportPanel';
 import { IncompleteImports } from '../import/IncompleteImports';
 import { ProjectTransfer } from './ProjectTransfer';
+import { LabelSchemaPanel } from '../labels/LabelSchemaPanel';
 import { ExportAnnotations, type ExportScope } from '../export/ExportAnnotations';
 import { ClipFilters } from './ClipFilters';
 import { AssignmentBoard } from './AssignmentBoard';
@@ -61,6 +62,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
         </p>
       )}
       <ImportPanel project={project} />
+      <LabelSchemaPanel project={project} />
       <IncompleteImports projectId={projectId} />
       <ProjectTransfer project={project} />
       <ExportAnnotations project={project} clips={clips ?? []} shown={shown} scope={exportScope} onScope={setExportScope} />

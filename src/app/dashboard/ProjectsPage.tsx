@@ -11,15 +11,18 @@ import { ProjectTrash } from './ProjectTrash';
 import { ServerProjects } from '../team/ServerProjects';
 import { moveProjectToTrash } from './clipActions';
 import type { Project } from '../../store/types';
+import type { ProjectKind } from '../../objects/labelSchema';
 
 export function ProjectsPage() {
   const db = useDb();
   const projects = useLiveQuery(() => listProjects(db), [db]);
   const [name, setName] = useState('');
+  const [kind, setKind] = useState<ProjectKind>('spoc');
 
   const create = async () => {
     try {
-      const p = await createProject(db, { name: name.trim() || 'Untitled project' });
+      // A SPOC project is made as before (no schema row): only an objects project records its kind.
+      const p = await createProject(db, { name: name.trim() || 'Untitled project', ...(kind === 'objects' ? { kind } : {}) });
       storageChanged(); // the first project is the first write worth keeping: the meter asks for persistence
       setName('');
       navigate({ name: 'project', projectId: p.id });
@@ -74,6 +77,10 @@ export function ProjectsPage() {
           value={name}
           onChange={(e) => setName(e.target.value)}
         />
+        <select aria-label="New project kind" className="rounded bg-zinc-900 px-2 py-2 text-sm" value={kind} onChange={(e) => setKind(e.target.value as ProjectKind)}>
+          <option value="spoc">SPOC: actionable / transformed</option>
+          <option value="objects">Objects: classes, hands, tracks</option>
+        </select>
         <button className="rounded bg-sky-700 px-4 py-2 hover:bg-sky-600">New project</button>
       </form>
       <ul className="mt-4 divide-y divide-zinc-800 rounded border border-zinc-800">
