@@ -167,6 +167,15 @@ describe('merging objects into a clip that exists', () => {
     expect(asked2.map((c) => [c.name, c.differences])).toContainEqual(['objects clip 1', ['objects differ (1 here, 2 in the bundle: 1 only in the bundle)']]);
   });
 
+  it('"theirs" replaces the clip\'s objects with the bundle\'s, ids kept', async () => {
+    await createClipObject(b, { clipId: clipA(), by: 'cy', classId: 'utensil', at: 50 });
+    await updateClipObject(b, seeded.knife.id, { name: 'my knife' }, 51);
+    const result = await importBundle(b, file(bundle), { onConflict: () => 'theirs' });
+    expect(result.clips.map((c) => c.outcome)).toEqual(['took-theirs', 'identical']);
+    const byNumber = (rows: ClipObject[]) => [...rows].sort((x, y) => x.number - y.number);
+    expect(byNumber(await b.objects.where('clipId').equals(clipA()).toArray())).toStrictEqual([seeded.knife, seeded.hand, seeded.spoon]);
+  });
+
   it('"both" adds the objects only the bundle has, keeps mine, reports a same-id object that differs, and every name resolves', async () => {
     // Here: a local object and a renamed knife. There: a new object painted on frame 2 (gt differs).
     const mineOnly = await createClipObject(b, { clipId: clipA(), by: 'cy', classId: 'utensil', at: 50 });
