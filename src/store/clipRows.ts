@@ -7,7 +7,7 @@ import type { SpocDb } from './db';
 import type { Table } from 'dexie';
 import { newId, newRowId } from './ids';
 import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipObjectRows, clipRevisions, clipVerdictRows } from './keys';
-import type { Clip, ClipComment, ClipEvent, ClipObject, FlagDismissal, Frame, FrameImage, FrameVerdict, Layer, MetaEntry, Project, Revision, Thumbnail } from './types';
+import type { Clip, ClipComment, ClipEvent, ClipObject, FlagDismissal, Frame, FrameImage, FrameVerdict, Layer, MetaEntry, Project, Revision, RevisionObject, Thumbnail } from './types';
 
 /** Every row of one clip, logs in their order (revisions, events, verdicts by seq; comments by id). */
 export interface ClipRows {
@@ -139,6 +139,40 @@ export async function addCommentRows(db: SpocDb, comments: ClipComment[], keepId
       return row;
     }),
   );
+}
+
+/**
+ * Adds a clip's objects. Ids are kept when `keepIds` and free in this store; any other id (every one
+ * for a copy, else one some other clip here holds) is replaced by a new UUID. Returns the renames
+ * (old id -> new id): the layers and revisions added with these objects must follow them
+ * (`layerWithObjectIds`, `revisionWithObjectIds`), as replies follow their root in addCommentRows.
+ */
+export async function addObjectRows(db: SpocDb, objects: ClipObject[], keepIds: boolean): Promise<ReadonlyMap<string, string>> {
+  const renamed = new Map<string, string>();
+  if (objects.length === 0) return renamed;
+  const taken = await db.objects.bulkGet(objects.map((o) => o.id));
+  objects.forEach((o, i) => {
+    if (!keepIds || taken[i] !== undefined) renamed.set(o.id, newId());
+  });
+  await db.objects.bulkAdd(objects.map((o) => (renamed.has(o.id) ? { ...o, id: renamed.get(o.id)! } : o)));
+  return renamed;
+}
+
+/** A layer whose objects follow `renamed` (addObjectRows); the very same row when nothing it names was renamed. */
+export function layerWithObjectIds(layer: Layer, renamed: ReadonlyMap<string, string>): Layer {
+  if (!layer.objects?.some((o) => renamed.has(o.id))) return layer;
+  return { ...layer, objects: layer.objects.map((o) => (renamed.has(o.id) ? { ...o, id: renamed.get(o.id)! } : o)) };
+}
+
+/** A revision whose owners follow `renamed` (addObjectRows); the very same row when nothing it names was renamed. */
+export function revisionWithObjectIds<T extends Pick<Revision, 'objectsBefore' | 'objectsAfter'>>(revision: T, renamed: ReadonlyMap<string, string>): T {
+  const names = (list: RevisionObject[] | undefined) => list?.some((o) => renamed.has(o.id)) ?? false;
+  if (!names(revision.objectsBefore) && !names(revision.objectsAfter)) return revision;
+  const follow = (list: RevisionObject[]) => list.map((o) => (renamed.has(o.id) ? { ...o, id: renamed.get(o.id)! } : o));
+  const out = { ...revision };
+  if (revision.objectsBefore) out.objectsBefore = follow(revision.objectsBefore);
+  if (revision.objectsAfter) out.objectsAfter = follow(revision.objectsAfter);
+  return out;
 }
 
 /** Marks a clip changed now (rows were merged into it). */

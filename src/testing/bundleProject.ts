@@ -12,13 +12,14 @@ import type { SpocDb } from '../store/db';
 import { setFrameIgnored, setFramePhase, setFrameReviewed } from '../store/frames';
 import { commitClipImports, type ClipImportDraft } from '../store/importCommit';
 import { putLayer, saveLayerEdit } from '../store/layers';
+import { createClipObject, removeClipObject } from '../store/objects';
 import { putFlagDismissal } from '../store/reviewFlags';
 import { setMeta, setUserName } from '../store/meta';
 import { createProject, updateProject } from '../store/projects';
 import { H, W, importDraft, rleFromPicture, rleWithArea } from './storeFixtures';
-import type { Clip, Project } from '../store/types';
+import type { Clip, ClipObject, Project } from '../store/types';
 import { exportBundle, type ExportBundleOptions } from '../io/bundle/exportBundle';
-import { MANIFEST_PATH, projectMetaPrefix, type BundleManifest } from '../io/bundle/format';
+import { MANIFEST_PATH, PROJECT_PATH, countKeysOf, projectMetaPrefix, type BundleManifest } from '../io/bundle/format';
 import { sha256Hex } from '../io/bundle/hash';
 import { ChunkSink } from '../io/bundle/sinks';
 
@@ -175,4 +176,155 @@ export function withoutRowIds(entries: Record<string, Uint8Array>): void {
         strip(d.frameVerdicts);
       });
   }
+}
+
+/** Takes out what bundle format v5 added (clip.json `objects`, project.json `labels`), as an app before v5 wrote it (for rebuild). */
+export function withoutObjects(entries: Record<string, Uint8Array>): void {
+  for (const path of Object.keys(entries)) {
+    if (path.endsWith('/clip.json')) editJson(entries, path, (d) => delete d.objects);
+    else if (path === PROJECT_PATH) editJson(entries, path, (d) => delete (d.project as Record<string, unknown>).labels);
+  }
+}
+
+/** A manifest edit (for rebuild) making it one of format `version`: the counts that version did not have yet are taken out. */
+export function asFormat(version: number): (m: BundleManifest) => void {
+  return (m) => {
+    m.formatVersion = version;
+    const keep = new Set<string>(countKeysOf(version));
+    for (const k of Object.keys(m.counts)) if (!keep.has(k)) delete (m.counts as unknown as Record<string, number>)[k];
+  };
+}
+
+export interface SeededObjects extends SeededProject {
+  /** Objects of clips[0]: a knife (keyframes, exhaustive), a left hand (occluded, propagated), a removed spoon. */
+  knife: ClipObject;
+  hand: ClipObject;
+  spoon: ClipObject;
+  /** The object of clips[1]. */
+  pan: ClipObject;
+}
+
+/** '#' marks pixels of the 8x6 test frame. */
+const pic = (...rows: string[]) => rleFromPicture(rows);
+const KNIFE = pic('##......', '##......', '........', '........', '........', '........');
+const HAND = pic('........', '........', '........', '........', '......##', '......##');
+const BOTH = pic('##......', '##......', '........', '........', '......##', '......##');
+const NONE = rleWithArea(H, W, 0);
+
+/**
+ * An objects project (bundle format v5): an ontology (the hands, a macro-class, a class with a
+ * parent and attributes), two clips; clip 0 has three objects (one removed) on layers with
+ * keyframes, presence, exhaustive flags and per-object provenance with confidence, and revisions
+ * recording owners; clip 1 has one object.
+ */
+export async function seedObjectsProject(db: SpocDb, name = 'Objects bundle'): Promise<SeededObjects> {
+  await setUserName(db, 'ann');
+  const created = await createProject(db, { name, kind: 'objects' });
+  await updateProject(db, created.id, {
+    labels: {
+      kind: 'objects',
+      classes: [
+        ...created.labels!.classes,
+        { id: 'utensil', name: 'utensil', colour: '#336699', attributes: [] },
+        {
+          id: 'knife',
+          name: 'knife',
+          colour: '#123456',
+          hotkey: 'k',
+          parentId: 'utensil',
+          attributes: [
+            { id: 'sharp', name: 'sharp', kind: 'boolean' },
+            { id: 'size', name: 'size', kind: 'choice', options: ['small', 'big'] },
+          ],
+        },
+        { id: 'pan', name: 'pan', colour: '#101010', attributes: [{ id: 'note', name: 'note', kind: 'text' }] },
+      ],
+    },
+  });
+  const drafts: ClipImportDraft[] = [0, 1].map((k) => {
+    const d = importDraft(created.id, 3, { layers: [] });
+    d.clip.name = `objects clip ${k}`;
+    d.frames = d.frames.map((f, i) => ({ ...f, image: new Blob([tinyImage('image/jpeg', 50 + 10 * k + i) as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }), mime: 'image/jpeg' }));
+    d.thumbnail = new Blob([tinyImage('image/png', 98) as Uint8Array<ArrayBuffer>], { type: 'image/png' });
+    return d;
+  });
+  const [clip0, clip1] = await commitClipImports(db, drafts);
+  const knife = await createClipObject(db, { clipId: clip0.id, by: 'ann', classId: 'knife', attributes: { sharp: true, size: 'big' }, at: 10 });
+  const hand = await createClipObject(db, { clipId: clip0.id, by: 'ann', classId: 'hand:left', at: 11 });
+  let spoon = await createClipObject(db, { clipId: clip0.id, by: 'bob', classId: 'utensil', name: 'spoon', at: 12 });
+  spoon = await removeClipObject(db, spoon.id, 13);
+  const pan = await createClipObject(db, { clipId: clip1.id, by: 'ann', classId: 'pan', attributes: { note: 'cast iron' }, at: 14 });
+
+  const box = { x: 0, y: 0, w: 2, h: 2 };
+  const full = rleWithArea(2, 2, 4);
+  const empty = rleWithArea(2, 2, 0);
+  // Frame 0: the knife drawn on a keyframe (a revision recording its owner), the hand visible, the spoon out of view.
+  await saveLayerEdit(db, {
+    layer: {
+      clipId: clip0.id,
+      frameIndex: 0,
+      source: 'gt',
+      act: BOTH,
+      trf: NONE,
+      provenance: { kind: 'manual', by: 'ann', at: 20 },
+      objects: [
+        { id: knife.id, rle: KNIFE, area: 4, keyframe: true, exhaustive: true },
+        { id: hand.id, rle: HAND, area: 4, presence: 'visible' },
+        { id: spoon.id, rle: NONE, area: 0, presence: 'out_of_view' },
+      ],
+    },
+    revision: { clipId: clip0.id, frameIndex: 0, source: 'gt', author: 'ann', at: 21, action: 'brush', box, before: empty, after: full, objectsBefore: [], objectsAfter: [{ id: knife.id, rle: full }] },
+  });
+  // Frame 1: the knife interpolated, the hand propagated and occluded.
+  await putLayer(db, {
+    clipId: clip0.id,
+    frameIndex: 1,
+    source: 'gt',
+    act: BOTH,
+    trf: NONE,
+    provenance: { kind: 'manual', by: 'ann', at: 22 },
+    objects: [
+      { id: knife.id, rle: KNIFE, area: 4, provenance: { kind: 'interpolated', by: 'interpolator', at: 23, from: 'keyframes 0-2', confidence: 0.8125 } },
+      { id: hand.id, rle: HAND, area: 4, presence: 'occluded', provenance: { kind: 'propagated', by: 'tracker', at: 24, confidence: 0.5 } },
+    ],
+  });
+  // Frame 2: the knife's second keyframe, its pixels moved from the hand's place (owners on both sides).
+  await saveLayerEdit(db, {
+    layer: {
+      clipId: clip0.id,
+      frameIndex: 2,
+      source: 'gt',
+      act: HAND,
+      trf: NONE,
+      provenance: { kind: 'manual', by: 'ann', at: 25 },
+      objects: [
+        { id: knife.id, rle: HAND, area: 4, keyframe: true },
+        { id: hand.id, rle: NONE, area: 0, presence: 'absent' },
+      ],
+    },
+    revision: {
+      clipId: clip0.id,
+      frameIndex: 2,
+      source: 'gt',
+      author: 'ann',
+      at: 26,
+      action: 'give',
+      box: { x: 6, y: 4, w: 2, h: 2 },
+      before: full,
+      after: full,
+      objectsBefore: [{ id: hand.id, rle: full }],
+      objectsAfter: [{ id: knife.id, rle: full }],
+    },
+  });
+  await putLayer(db, {
+    clipId: clip1.id,
+    frameIndex: 0,
+    source: 'gt',
+    act: KNIFE,
+    trf: NONE,
+    provenance: { kind: 'manual', by: 'ann', at: 27 },
+    objects: [{ id: pan.id, rle: KNIFE, area: 4, keyframe: true }],
+  });
+  const clips = (await db.clips.where('projectId').equals(created.id).toArray()).sort((a, b) => a.name.localeCompare(b.name));
+  return { project: (await db.projects.get(created.id))!, clips, knife, hand, spoon, pan };
 }

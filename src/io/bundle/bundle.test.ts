@@ -78,11 +78,11 @@ describe('project bundle round trip', () => {
     const manifest = JSON.parse(new TextDecoder().decode(files[MANIFEST_PATH])) as BundleManifest;
     expect(manifest).toMatchObject({
       format: BUNDLE_FORMAT,
-      formatVersion: 4,
+      formatVersion: 5,
       schemaVersion: SCHEMA_VERSION,
       exportedBy: 'ann',
       project: { id: seeded.project.id, name: 'Bundle test' },
-      counts: { clips: 2, frames: 6, frameImages: 6, thumbnails: 2, layers: 8, revisions: 2, reviewFlags: 2, clipEvents: 4, comments: 6, frameVerdicts: 0, meta: 1 },
+      counts: { clips: 2, frames: 6, frameImages: 6, thumbnails: 2, layers: 8, revisions: 2, reviewFlags: 2, clipEvents: 4, comments: 6, frameVerdicts: 0, objects: 0, meta: 1 },
     });
     expect(manifest.app).toMatch(/^spoc-studio \d/);
     expect(manifest.entries.map((e) => e.path).sort()).toEqual(Object.keys(files).filter((p) => p !== MANIFEST_PATH).sort());

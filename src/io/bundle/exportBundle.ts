@@ -187,6 +187,8 @@ async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, co
     clipEvents: rows.clipEvents.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...event }) => event),
     comments: rows.comments.sort((a, b) => a.frameIndex - b.frameIndex || a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     frameVerdicts: rows.frameVerdicts.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...verdict }) => verdict),
+    // Removed objects too: their ids go on naming them in the history (format v5).
+    objects: rows.objects.sort((a, b) => a.number - b.number || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
   };
   await addJson(clipJsonPath(clip.id), json);
   rows.revisions.sort((a, b) => a.seq - b.seq);
@@ -211,6 +213,7 @@ async function exportClip(db: SpocDb, clip: Clip, add: Add, addJson: AddJson, co
   counts.clipEvents += rows.clipEvents.length;
   counts.comments += rows.comments.length;
   counts.frameVerdicts += rows.frameVerdicts.length;
+  counts.objects += rows.objects.length;
 }
 
 async function blobBytes(blob: Blob): Promise<Uint8Array> {

@@ -7,8 +7,8 @@
  *   project.json                          {"project": Project}
  *   meta.json                             {"meta": MetaEntry[]}  (keys "project.<projectId>.*")
  *   clips/<clipId>/clip.json              {"clip", "frames", "frameImages", "thumbnail", "layers", "reviewFlags",
- *                                          "clipEvents", "comments", "frameVerdicts"}  (events and comments: format v2;
- *                                          verdicts: v3)
+ *                                          "clipEvents", "comments", "frameVerdicts", "objects"}  (events and comments:
+ *                                          format v2; verdicts: v3; objects: v5)
  *   clips/<clipId>/revisions.json         {"revisions": Revision[]}  (ascending seq)
  *   clips/<clipId>/thumbnail.<ext>        the thumbnail blob, as stored
  *   clips/<clipId>/frames/<index>.<ext>   frame images, as stored (index zero-padded to 6 digits)
@@ -31,13 +31,20 @@
  * - v4 (store schema v8): every revision, lifecycle event and frame verdict carries its `id` (a
  *   time-ordered UUID, required and unique within the bundle; docs/sync.md "Row identity"). Bumped
  *   for the same reason as v2. Rows of v1–v3 bundles must not carry one and get new ids on reading.
+ * - v5 (store schema v9, objects and tracks): clip.json gains `objects` (the clip's ClipObject rows,
+ *   removed ones included, by number then id), required; the manifest's counts gain `objects`,
+ *   required; project.json's project may carry `labels` (the label schema). Every object a layer
+ *   (`Layer.objects`) or a revision (`objectsBefore` / `objectsAfter`) names must be one of its
+ *   clip's `objects`, and an object id names one object in the whole bundle. Bumped for the same
+ *   reason as v2. v1–v4 bundles are still read: they must carry neither `objects` nor `labels`
+ *   (nor layers or revisions naming objects) and import with no objects.
  */
 import { SCHEMA_VERSION } from '../../store/schema';
 import { ImportError } from '../importError';
 import { JsonReader, listKeys, parseJsonText, unknownKeys, type JsonObject } from '../formats/json';
 
 export const BUNDLE_FORMAT = 'spoc-studio/bundle';
-export const BUNDLE_FORMAT_VERSION = 4;
+export const BUNDLE_FORMAT_VERSION = 5;
 export const BUNDLE_EXTENSION = '.spoc.zip';
 export const MANIFEST_PATH = 'manifest.json';
 export const PROJECT_PATH = 'project.json';
@@ -106,16 +113,18 @@ export function isCompressedImage(type: string): boolean {
   return type === 'image/jpeg' || type === 'image/png' || type === 'image/webp';
 }
 
-export const COUNT_KEYS = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'clipEvents', 'comments', 'frameVerdicts', 'meta'] as const;
+export const COUNT_KEYS = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'clipEvents', 'comments', 'frameVerdicts', 'objects', 'meta'] as const;
 export type BundleCounts = Record<(typeof COUNT_KEYS)[number], number>;
 /** Counts a v1 manifest has (the review workflow came with v2). */
 export const COUNT_KEYS_V1 = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'meta'] as const;
 /** Counts a v2 manifest has (frame verdicts came with v3). */
 export const COUNT_KEYS_V2 = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'clipEvents', 'comments', 'meta'] as const;
+/** Counts a v3 or v4 manifest has (objects came with v5). */
+export const COUNT_KEYS_V3 = ['clips', 'frames', 'frameImages', 'thumbnails', 'layers', 'revisions', 'reviewFlags', 'clipEvents', 'comments', 'frameVerdicts', 'meta'] as const;
 
 /** The count keys (and clip.json fields) of a format version. */
 export function countKeysOf(formatVersion: number): readonly (typeof COUNT_KEYS)[number][] {
-  return formatVersion >= 3 ? COUNT_KEYS : formatVersion === 2 ? COUNT_KEYS_V2 : COUNT_KEYS_V1;
+  return formatVersion >= 5 ? COUNT_KEYS : formatVersion >= 3 ? COUNT_KEYS_V3 : formatVersion === 2 ? COUNT_KEYS_V2 : COUNT_KEYS_V1;
 }
 
 export interface ManifestEntry {
@@ -180,7 +189,7 @@ export function parseManifest(bytes: Uint8Array, bundleName: string, maxEntries:
   const counts = r.object(r.required(o, 'counts', ''), 'counts');
   const countKeys = countKeysOf(formatVersion);
   strictFields(r, counts, new Set(countKeys), 'counts');
-  // Keys a version does not have count 0 (a v1 bundle holds no events or comments, a v2 one no verdicts).
+  // Keys a version does not have count 0 (a v1 bundle holds no events or comments, a v2 one no verdicts, a v4 one no objects).
   const countValues = Object.fromEntries(COUNT_KEYS.map((k) => [k, countKeys.includes(k) ? r.integer(r.required(counts, k, 'counts'), `counts.${k}`, 0) : 0])) as BundleCounts;
   const list = r.array(r.required(o, 'entries', ''), 'entries', maxEntries);
   const seen = new Set<string>();

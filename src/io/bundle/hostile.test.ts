@@ -188,7 +188,7 @@ describe('hostile bundles are refused, naming the bundle and the problem, and wr
   });
 
   it('manifests from a newer version, or not a bundle manifest', async () => {
-    await expectRefused(await rebuild(good, () => {}, { editManifest: (m) => (m.formatVersion = 5) }), 'was written by a newer version of SPOC Studio (bundle format v5; this version reads up to v4)');
+    await expectRefused(await rebuild(good, () => {}, { editManifest: (m) => (m.formatVersion = 6) }), 'was written by a newer version of SPOC Studio (bundle format v6; this version reads up to v5)');
     await expectRefused(await rebuild(good, () => {}, { editManifest: (m) => (m.schemaVersion = 99) }), 'holds data of a newer app version (store schema v99');
     await expectRefused(
       await rebuild(good, () => {}, { editManifest: (m) => ((m as { format: string }).format = 'something/else') }),

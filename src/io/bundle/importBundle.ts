@@ -25,14 +25,17 @@ import {
   addFlagDismissalRows,
   addLayerRows,
   addMetaRow,
+  addObjectRows,
   addProjectRow,
   appendClipEventRows,
   appendFrameVerdictRows,
   appendRevisionRows,
   getMetaRow,
   getProjectRow,
+  layerWithObjectIds,
   putProjectRow,
   readClipRows,
+  revisionWithObjectIds,
   touchClipRow,
 } from '../../store/clipRows';
 import type { Clip, FrameImage, MetaEntry, Project, Revision } from '../../store/types';
@@ -53,7 +56,7 @@ import {
   type BundleManifest,
   type ManifestEntry,
 } from './format';
-import { bundleLabel, canonical, conflictSummary, keptDifferences, planBoth, sameWork, type ClipConflict, type ClipSide, type ConflictChoice } from './merge';
+import { bundleLabel, canonical, conflictSummary, keptDifferences, labelSchemaDifferences, planBoth, sameWork, type ClipConflict, type ClipSide, type ConflictChoice } from './merge';
 import { BundleCancelled, throwIfCancelled, type BundleProgress } from './progress';
 import { parseClipJson, parseMetaJson, parseProjectJson, parseRevisionsJson, type ClipJson } from './rows';
 import { readZipDirectory, type ZipEntry } from '../files/zipDirectory';
@@ -204,7 +207,7 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
     return c.entry.method === 0 ? file.slice(c.start, c.end, type) : new Blob([c.bytes as Uint8Array<ArrayBuffer>], { type });
   };
 
-  const { project } = parseProjectJson((await check(projectEntry!, MAX_JSON_ENTRY_BYTES)).bytes, name, PROJECT_PATH);
+  const { project } = parseProjectJson((await check(projectEntry!, MAX_JSON_ENTRY_BYTES)).bytes, name, PROJECT_PATH, manifest.formatVersion);
   if (project.id !== manifest.project.id) fail(`${PROJECT_PATH}: project.id is ${JSON.stringify(project.id)} but the manifest is for ${JSON.stringify(manifest.project.id)}`);
   const { meta } = parseMetaJson((await check(metaEntry!, MAX_JSON_ENTRY_BYTES)).bytes, name, META_PATH, project.id);
 
@@ -212,6 +215,7 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
   const seqs = new Set<number>();
   const commentIds = new Set<string>();
   const logIds = new Set<string>();
+  const objectIds = new Set<string>();
   for (const clipId of clipIds) {
     const g = clipEntries.get(clipId)!;
     const dir = `clips/${clipId}/`;
@@ -222,7 +226,13 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
       if (commentIds.has(c.id)) fail(`${g.clip!.path}: comment id ${JSON.stringify(c.id)} also appears in another clip`);
       commentIds.add(c.id);
     }
-    const { revisions } = parseRevisionsJson((await check(g.revisions!, MAX_JSON_ENTRY_BYTES)).bytes, name, g.revisions!.path, json.clip, manifest.formatVersion);
+    // An object id names one object of one clip: a layer of another clip cannot borrow it.
+    for (const o of json.objects) {
+      if (objectIds.has(o.id)) fail(`${g.clip!.path}: object id ${JSON.stringify(o.id)} also appears in another clip`);
+      objectIds.add(o.id);
+    }
+    const clipObjectIds = new Set(json.objects.map((o) => o.id));
+    const { revisions } = parseRevisionsJson((await check(g.revisions!, MAX_JSON_ENTRY_BYTES)).bytes, name, g.revisions!.path, json.clip, manifest.formatVersion, clipObjectIds);
     for (const r of revisions) {
       if (seqs.has(r.seq)) fail(`${g.revisions!.path}: revision seq ${r.seq} also appears in another clip`);
       seqs.add(r.seq);
@@ -267,6 +277,7 @@ export async function readBundle(file: Blob, options: Pick<ImportBundleOptions, 
     clipEvents: clips.reduce((n, c) => n + c.clipEvents.length, 0),
     comments: clips.reduce((n, c) => n + c.comments.length, 0),
     frameVerdicts: clips.reduce((n, c) => n + c.frameVerdicts.length, 0),
+    objects: clips.reduce((n, c) => n + c.objects.length, 0),
     meta: meta.length,
   };
   for (const [k, v] of Object.entries(counted)) {
@@ -295,6 +306,7 @@ function bundleSide(c: BundleClip): ClipSide {
     clipEvents: c.clipEvents,
     comments: c.comments,
     frameVerdicts: c.frameVerdicts,
+    objects: c.objects,
   };
 }
 
@@ -310,6 +322,7 @@ function fingerprint(side: ClipSide | null): string {
     clipEvents: [side.clipEvents.length, (side.clipEvents.at(-1) as { seq?: number } | undefined)?.seq ?? 0],
     comments: side.comments,
     frameVerdicts: [side.frameVerdicts.length, (side.frameVerdicts.at(-1) as { seq?: number } | undefined)?.seq ?? 0],
+    objects: side.objects,
     images: side.images,
   });
 }
@@ -336,6 +349,7 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
   const targetId = options.projectId ?? bundle.project.id;
   const existingProject = await getProjectRow(db, targetId);
   if (options.projectId && !existingProject) fail('cannot be imported: the project to import into was not found (it may have been deleted in another tab)');
+  if (existingProject) refuseOtherLabels(existingProject, bundle.project, fail);
   const plans: Plan[] = [];
   const fingerprints = new Map<string, string>();
   const total = bundle.clips.length;
@@ -390,6 +404,7 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
       } else {
         if (!current) fail('cannot be imported: the project was deleted meanwhile');
         project = current!;
+        refuseOtherLabels(project, bundle.project, fail); // its schema may have changed in another tab since
       }
       for (const [id, fp] of fingerprints) {
         if (fingerprint(await localSide(db, id)) !== fp) fail('cannot be imported: a clip it holds was changed here while the bundle was being read (another tab?). Nothing was imported; import again.');
@@ -418,18 +433,21 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
             break;
           case 'both': {
             const both = planBoth(plan.mine, bundleSide(c), label);
-            await addLayerRows(db, both.layers);
-            await appendRevisionRows(db, both.revisions);
+            // Objects first: their layers and revisions name them, and follow any id that had to change.
+            const renamed = await addObjectRows(db, both.objects, true);
+            await addLayerRows(db, both.layers.map((l) => layerWithObjectIds(l, renamed)));
+            await appendRevisionRows(db, both.revisions.map((r) => revisionWithObjectIds(r, renamed)));
             await addFlagDismissalRows(db, both.reviewFlags);
             await appendClipEventRows(db, both.clipEvents);
             await addCommentRows(db, both.comments, true);
             await appendFrameVerdictRows(db, both.frameVerdicts);
-            if (both.sources.length > 0 || both.reviewFlags.length > 0 || both.clipEvents.length > 0 || both.comments.length > 0 || both.frameVerdicts.length > 0) {
+            if (both.sources.length > 0 || both.reviewFlags.length > 0 || both.clipEvents.length > 0 || both.comments.length > 0 || both.frameVerdicts.length > 0 || both.objects.length > 0) {
               await touchClipRow(db, c.clip.id, now);
               changed = true;
             }
             const moved = both.sources.map((s) => (s.from === s.to ? s.to : `${s.from} as ${s.to}`)).join(', ');
             const review = [
+              both.objects.length > 0 ? `${both.objects.length} ${both.objects.length === 1 ? 'object' : 'objects'}` : '',
               both.clipEvents.length > 0 ? `${both.clipEvents.length} review ${both.clipEvents.length === 1 ? 'step' : 'steps'}` : '',
               both.comments.length > 0 ? `${both.comments.length} ${both.comments.length === 1 ? 'comment' : 'comments'}` : '',
               both.frameVerdicts.length > 0 ? `${both.frameVerdicts.length} frame ${both.frameVerdicts.length === 1 ? 'verdict' : 'verdicts'}` : '',
@@ -440,6 +458,9 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
             if (kept.length > 0) warnings.push(`Clip "${plan.mine.clip.name}": kept this project's ${kept.join('; ')} (the bundle's differ and have no place as a source).`);
             if (both.keptComments > 0) {
               warnings.push(`Clip "${plan.mine.clip.name}": kept this project's version of ${both.keptComments} ${both.keptComments === 1 ? 'comment' : 'comments'} the bundle also has, with other text or state.`);
+            }
+            if (both.keptObjects > 0) {
+              warnings.push(`Clip "${plan.mine.clip.name}": kept this project's version of ${both.keptObjects} ${both.keptObjects === 1 ? 'object' : 'objects'} the bundle also has, with other name, class or attributes.`);
             }
             break;
           }
@@ -489,17 +510,24 @@ export async function importBundle(db: SpocDb, file: Blob, options: ImportBundle
 
 /**
  * Adds a bundle clip's rows under `clipId` in `projectId` (inside the caller's transaction). `keep`:
- * the clip keeps its identity (its log rows' seqs and ids, its comments' ids, where free here); a
- * copy (`keep` false) is another clip, so its rows get new ids (docs/sync.md "Row identity").
+ * the clip keeps its identity (its log rows' seqs and ids, its comments' and objects' ids, where
+ * free here); a copy (`keep` false) is another clip, so its rows get new ids (docs/sync.md "Row
+ * identity"). An object whose id changes takes its masks and history along: the layers and
+ * revisions naming it are rewritten to the new id.
  */
 async function addClip(db: SpocDb, c: BundleClip, projectId: string, clipId: string, name: string, keep: boolean): Promise<void> {
   const images = c.frameImages.map((im, k): FrameImage => ({ clipId, index: im.index, blob: c.images[k], mime: im.mime, width: im.width, height: im.height }));
   await addClipBase(db, { ...c.clip, id: clipId, projectId, name }, c.frames.map((f) => ({ ...f, clipId })), images, c.thumbnailBlob);
-  await addLayerRows(db, c.layers.map((l) => ({ ...l, clipId })));
+  const renamed = await addObjectRows(
+    db,
+    c.objects.map((o) => ({ ...o, clipId })),
+    keep,
+  );
+  await addLayerRows(db, c.layers.map((l) => layerWithObjectIds({ ...l, clipId }, renamed)));
   await addFlagDismissalRows(db, c.reviewFlags.map((f) => ({ ...f, clipId })));
   await appendRevisionRows(
     db,
-    c.revisions.map((r) => ({ ...r, clipId })),
+    c.revisions.map((r) => revisionWithObjectIds({ ...r, clipId }, renamed)),
     keep,
   );
   await appendClipEventRows(
@@ -517,6 +545,23 @@ async function addClip(db: SpocDb, c: BundleClip, projectId: string, clipId: str
     db,
     c.frameVerdicts.map((v) => ({ ...v, clipId })),
     keep,
+  );
+}
+
+/**
+ * A bundle goes into an existing project only when both have the same label schema (kind and
+ * classes, docs/formats.md "Project bundle"): its objects name their classes by id, and an id only
+ * means something within its schema, so keeping this project's schema while adding the bundle's
+ * objects could silently give them other classes (or none).
+ */
+function refuseOtherLabels(mine: Project, theirs: Project, fail: (problem: string) => never): void {
+  const differ = labelSchemaDifferences(mine, theirs);
+  if (differ.length === 0) return;
+  fail(
+    `cannot be imported into "${mine.name}": its label schema differs from this project's (${differ.join('; ')}). ` +
+      'Objects name their classes by id, so they would get other classes here. ' +
+      (mine.id === theirs.id ? 'Give both copies of the project the same classes first. ' : 'Import it from the projects list as a project of its own instead. ') +
+      'Nothing was imported.',
   );
 }
 

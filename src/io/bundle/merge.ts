@@ -4,11 +4,14 @@
  *
  * Work is compared by content, never by timestamps or seq numbers (which differ between machines):
  * clip fields people edit, frame metadata, frame image sizes, every layer's RLE per source and
- * frame, the revision log (author, time, action, box and patches, in order), review flag dismissals,
- * the lifecycle log (every field but the store-local seq and the id, in order), comments (by id,
- * every field) and the frame verdict log (every field but the store-local seq and the id, in order).
+ * frame (with its objects' masks, presence, keyframe marks and provenance), the revision log (author,
+ * time, action, box, patches and owners, in order), review flag dismissals, the lifecycle log (every
+ * field but the store-local seq and the id, in order), comments (by id, every field), the frame
+ * verdict log (every field but the store-local seq and the id, in order) and objects (by id, every
+ * field). The project's label schema is compared by labelSchemaDifferences.
  */
-import type { Clip, ClipComment, FlagDismissal, Frame, Layer, LayerSource, Revision } from '../../store/types';
+import { schemaOf, type LabelClass } from '../../objects/labelSchema';
+import type { Clip, ClipComment, ClipObject, FlagDismissal, Frame, Layer, LayerSource, Project, Revision } from '../../store/types';
 import type { BundleClipEvent, BundleFrameVerdict } from './rows';
 
 export type ConflictChoice = 'mine' | 'theirs' | 'both';
@@ -28,6 +31,8 @@ export interface ClipSide {
   comments: ClipComment[];
   /** The frame verdict log, oldest first (local rows keep their seq; it is ignored when comparing). */
   frameVerdicts: BundleFrameVerdict[];
+  /** The clip's objects, removed ones included. */
+  objects: ClipObject[];
 }
 
 export interface SideSummary {
@@ -43,6 +48,8 @@ export interface SideSummary {
   /** Lifecycle steps and comments (roots and replies). */
   reviewSteps: number;
   comments: number;
+  /** Objects not removed. */
+  objects: number;
 }
 
 export interface ClipConflict {
@@ -84,7 +91,8 @@ function clipWork(c: Clip): string {
 }
 
 function layerWork(l: Layer): string {
-  return canonical({ act: l.act, trf: l.trf, instances: l.instances });
+  // `objects` absent (layers without objects) leaves the text as it was before objects existed.
+  return canonical({ act: l.act, trf: l.trf, instances: l.instances, objects: l.objects });
 }
 
 /**
@@ -120,6 +128,11 @@ function commentWork(c: ClipComment): string {
   return canonical({ ...c, clipId: undefined });
 }
 
+/** An object's content: every field but its clip id (number, name, class, attributes, times, removal). */
+function objectWork(o: ClipObject): string {
+  return canonical({ ...o, clipId: undefined });
+}
+
 function sourcesOf(side: ClipSide): LayerSource[] {
   const set = new Set<LayerSource>();
   for (const l of side.layers) set.add(l.source);
@@ -139,6 +152,7 @@ function summarise(side: ClipSide): SideSummary {
     ignored: side.frames.filter((f) => f.ignored).length,
     reviewSteps: side.clipEvents.length,
     comments: side.comments.length,
+    objects: side.objects.filter((o) => o.deletedAt === undefined).length,
   };
   if (last) s.lastEdit = { at: last.at, author: last.author };
   return s;
@@ -234,11 +248,58 @@ export function differences(mine: ClipSide, theirs: ClipSide): string[] {
   const myVerdicts = mine.frameVerdicts.map(verdictWork);
   const verdictsDiffer = myVerdicts.length !== theirs.frameVerdicts.length || theirs.frameVerdicts.some((v, i) => verdictWork(v) !== myVerdicts[i]);
   if (verdictsDiffer) out.push(`frame verdicts differ (${mine.frameVerdicts.length} here, ${theirs.frameVerdicts.length} in the bundle)`);
+  const objects = objectDifferences(mine.objects, theirs.objects);
+  if (objects) out.push(objects);
   const images = mine.images.length !== theirs.images.length || mine.images.some((im, i) => im.bytes !== theirs.images[i].bytes || im.mime !== theirs.images[i].mime);
   if (images) out.push('frame images differ');
   // Anything the checks above miss still counts (a field added later): compare the whole clip work.
   if (out.length === 0 && clipWork(m) !== clipWork(t)) out.push('clip details differ');
   return out;
+}
+
+/** Objects compare by id, every field: "objects differ (…)", or null when both sides hold the same rows. */
+function objectDifferences(mine: readonly ClipObject[], theirs: readonly ClipObject[]): string | null {
+  const myObjects = new Map(mine.map((o) => [o.id, objectWork(o)]));
+  const theirIds = new Set(theirs.map((o) => o.id));
+  let onlyTheirs = 0;
+  let changed = 0;
+  for (const o of theirs) {
+    const local = myObjects.get(o.id);
+    if (local === undefined) onlyTheirs++;
+    else if (local !== objectWork(o)) changed++;
+  }
+  const onlyMine = mine.filter((o) => !theirIds.has(o.id)).length;
+  if (onlyTheirs + changed + onlyMine === 0) return null;
+  const parts = [onlyTheirs > 0 ? `${onlyTheirs} only in the bundle` : '', onlyMine > 0 ? `${onlyMine} only here` : '', changed > 0 ? `${changed} with other name, class or attributes` : ''].filter(Boolean);
+  return `objects differ (${mine.length} here, ${theirs.length} in the bundle: ${parts.join(', ')})`;
+}
+
+/**
+ * How two projects' label schemas differ (kind; classes by id, every field; the order of the
+ * classes does not count); empty when they are the same. A class id only means something within its
+ * schema ("12" is a knife in one ontology, a spoon in another), so a bundle whose schema differs is
+ * not merged into an existing project (importBundle refuses it).
+ */
+export function labelSchemaDifferences(mine: Pick<Project, 'labels'>, theirs: Pick<Project, 'labels'>): string[] {
+  const a = schemaOf(mine);
+  const b = schemaOf(theirs);
+  if (a.kind !== b.kind) return [`this is ${article(a.kind)} ${a.kind} project, the bundle's is ${article(b.kind)} ${b.kind} project`];
+  const myClasses = new Map(a.classes.map((c) => [c.id, c]));
+  const theirClasses = new Map(b.classes.map((c) => [c.id, c]));
+  const name = (c: LabelClass) => `"${c.name}" (${c.id})`;
+  const list = (cs: LabelClass[]) => (cs.length > 3 ? `${cs.slice(0, 3).map(name).join(', ')} and ${cs.length - 3} more` : cs.map(name).join(', '));
+  const onlyTheirs = b.classes.filter((c) => !myClasses.has(c.id));
+  const onlyMine = a.classes.filter((c) => !theirClasses.has(c.id));
+  const changed = b.classes.filter((c) => myClasses.has(c.id) && canonical(myClasses.get(c.id)) !== canonical(c));
+  const out: string[] = [];
+  if (onlyTheirs.length > 0) out.push(`classes only in the bundle: ${list(onlyTheirs)}`);
+  if (onlyMine.length > 0) out.push(`classes only here: ${list(onlyMine)}`);
+  if (changed.length > 0) out.push(`classes defined differently: ${list(changed)}`);
+  return out;
+}
+
+function article(kind: string): string {
+  return /^[aeiou]/i.test(kind) ? 'an' : 'a';
 }
 
 /** The label their work is filed under when both are kept: the exporter's user name, else the bundle's name. */
@@ -270,6 +331,10 @@ export interface BothPlan {
   keptComments: number;
   /** Their frame verdicts this clip lacks, in their order (appended after mine). */
   frameVerdicts: BundleFrameVerdict[];
+  /** Their objects this clip lacks (by id). */
+  objects: ClipObject[];
+  /** Their objects whose id this clip has with different content (mine kept; reported). */
+  keptObjects: number;
 }
 
 /**
@@ -278,7 +343,7 @@ export interface BothPlan {
  * exactly that work is recognised and skipped). Sources identical to mine add nothing.
  */
 export function planBoth(mine: ClipSide, theirs: ClipSide, label: string): BothPlan {
-  const plan: BothPlan = { layers: [], revisions: [], reviewFlags: [], sources: [], clipEvents: [], comments: [], keptComments: 0, frameVerdicts: [] };
+  const plan: BothPlan = { layers: [], revisions: [], reviewFlags: [], sources: [], clipEvents: [], comments: [], keptComments: 0, frameVerdicts: [], objects: [], keptObjects: 0 };
   const renamed = new Map<LayerSource, LayerSource>();
   const taken = new Set(sourcesOf(mine));
   for (const s of sourcesOf(theirs)) {
@@ -341,6 +406,15 @@ export function planBoth(mine: ClipSide, theirs: ClipSide, label: string): BothP
     if (left > 0) myVerdicts.set(k, left - 1);
     else plan.frameVerdicts.push({ ...v, clipId: mine.clip.id });
   }
+  // Objects match by id (UUIDs), as comments do: theirs I lack are added (the layers and revisions
+  // above may name them); the same id with other content keeps mine — it is the same object, so
+  // their masks added under a renamed source still name it.
+  const myObjects = new Map(mine.objects.map((o) => [o.id, objectWork(o)]));
+  for (const o of theirs.objects) {
+    const local = myObjects.get(o.id);
+    if (local === undefined) plan.objects.push({ ...o, clipId: mine.clip.id });
+    else if (local !== objectWork(o)) plan.keptObjects++;
+  }
   return plan;
 }
 
@@ -367,8 +441,9 @@ export function copyName(name: string, label: string): string {
 
 /**
  * Rows of my clip that "both" does not replace but that differ in the bundle (reported, never silent).
- * Sources, lifecycle steps and comments are merged by "both" (comments it kept are counted in BothPlan).
+ * Sources, lifecycle steps, comments and objects are merged by "both" (comments and objects it kept
+ * are counted in BothPlan).
  */
 export function keptDifferences(mine: ClipSide, theirs: ClipSide): string[] {
-  return differences(mine, theirs).filter((d) => !/^(gt|proposal|pred:|review history differs|comments differ|frame verdicts differ)/.test(d));
+  return differences(mine, theirs).filter((d) => !/^(gt|proposal|pred:|review history differs|comments differ|frame verdicts differ|objects differ)/.test(d));
 }

@@ -12,7 +12,7 @@ import type { ClipComment, ClipEvent } from '../../store/types';
 import { ImportError } from '../importError';
 import { importBundle } from './importBundle';
 import type { ClipConflict } from './merge';
-import { editJson, exportToBlob, rebuild, seedProject, withoutRowIds, type SeededProject } from '../../testing/bundleProject';
+import { asFormat, editJson, exportToBlob, rebuild, seedProject, withoutObjects, withoutRowIds, type SeededProject } from '../../testing/bundleProject';
 
 let a: SpocDb;
 let seeded: SeededProject;
@@ -90,6 +90,7 @@ describe('round trip of review work', () => {
       blob,
       (e) => {
         withoutRowIds(e);
+        withoutObjects(e);
         for (const c of seeded.clips)
           editJson(e, clipJsonOf(c.id), (d) => {
             delete d.clipEvents;
@@ -98,13 +99,7 @@ describe('round trip of review work', () => {
           });
       },
       {
-        editManifest: (m) => {
-          m.formatVersion = 1;
-          const counts = m.counts as unknown as Record<string, number>;
-          delete counts.clipEvents;
-          delete counts.comments;
-          delete counts.frameVerdicts;
-        },
+        editManifest: asFormat(1),
       },
     );
     const b = await db();
@@ -321,14 +316,8 @@ describe('hostile review rows are refused and write nothing', () => {
     await expectRefused(await rebuild(good, () => {}, { editManifest: (m) => delete (m.counts as Partial<typeof m.counts>).clipEvents }), 'counts.clipEvents is missing');
     // A v1 manifest cannot smuggle v2 rows.
     await expectRefused(
-      await rebuild(good, () => {}, {
-        editManifest: (m) => {
-          m.formatVersion = 1;
-          const counts = m.counts as unknown as Record<string, number>;
-          delete counts.clipEvents;
-          delete counts.comments;
-          delete counts.frameVerdicts;
-        },
+      await rebuild(good, withoutObjects, {
+        editManifest: asFormat(1),
       }),
       'clip.json: has unknown fields "clipEvents", "comments", "frameVerdicts"',
     );

@@ -9,7 +9,7 @@ import { putFrameVerdict } from '../../store/frameVerdicts';
 import { createProject } from '../../store/projects';
 import { ROW_ID_TABLES } from '../../store/schema';
 import { snapshot, storePool } from '../../testing/storeFixtures';
-import { editJson, exportToBlob, paint, rebuild, seedProject, withoutRowIds, type SeededProject } from '../../testing/bundleProject';
+import { asFormat, editJson, exportToBlob, paint, rebuild, seedProject, withoutObjects, withoutRowIds, type SeededProject } from '../../testing/bundleProject';
 import { ImportError } from '../importError';
 import { importBundle } from './importBundle';
 
@@ -87,7 +87,7 @@ describe('log row ids in bundles', () => {
   });
 
   it('a bundle written before ids (format v3) imports with new UUIDv7 ids in log order, and again as identical work', async () => {
-    const v3 = await rebuild(bundle, withoutRowIds, { editManifest: (m) => (m.formatVersion = 3) });
+    const v3 = await rebuild(bundle, (e) => (withoutRowIds(e), withoutObjects(e)), { editManifest: asFormat(3) });
     const b = await db();
     await importBundle(b, file(v3));
     const ids = await logIds(b);
@@ -126,7 +126,7 @@ describe('log row ids in bundles', () => {
       [await rebuild(bundle, edit(clipJson, (d) => (d.frameVerdicts[0].id = (d.frameVerdicts[0].id as string).toUpperCase()))), 'frameVerdicts[0].id is "'],
       [await rebuild(bundle, edit(clipJson, (d) => (d.clipEvents[1].id = d.clipEvents[0].id))), `${clipJson}: clipEvents[1].id "`],
       [await rebuild(bundle, edit(revisionsJson, (d) => (d.revisions[0].id = taken))), `/revisions.json: revision id "${taken}" also appears in another clip`],
-      [await rebuild(bundle, () => {}, { editManifest: (m) => (m.formatVersion = 3) }), 'clip.json: clipEvents[0] has unknown field "id" (bundle format v3 rows have no ids)'],
+      [await rebuild(bundle, withoutObjects, { editManifest: asFormat(3) }), 'clip.json: clipEvents[0] has unknown field "id" (bundle format v3 rows have no ids)'],
     ];
     for (const [bad, problem] of cases) {
       const err = await importBundle(target, file(bad)).catch((e: unknown) => e);

@@ -3,12 +3,14 @@
  * Every row passes the store's own validator for its type (store/records) as a stored row: every
  * field type-checked, unknown fields refused, mask sizes, areas that match their RLE, revision boxes
  * inside the frame, known sources and provenance, because bundle rows are written as they are.
- * What only the whole entry can tell (order, duplicates, threads, ids of the bundle) is checked here.
+ * What only the whole entry can tell (order, duplicates, threads, ids of the bundle, the objects a
+ * layer or revision names) is checked here.
  * Messages are "<bundle>: <entry>: <json path> <problem>".
  */
 import {
   checkClip,
   checkClipEvent,
+  checkClipObject,
   checkComment,
   checkFlagDismissal,
   checkFrame,
@@ -17,7 +19,7 @@ import {
   checkProject,
   checkRevision,
 } from '../../store/records';
-import type { Clip, ClipComment, ClipEvent, FlagDismissal, Frame, FrameVerdict, Layer, MetaEntry, Project, Revision } from '../../store/types';
+import type { Clip, ClipComment, ClipEvent, ClipObject, FlagDismissal, Frame, FrameVerdict, Layer, MetaEntry, Project, Revision } from '../../store/types';
 import { newRowId } from '../../store/ids';
 import { JsonReader, hasOwn, parseJsonText, type JsonObject } from '../formats/json';
 import { MAX_JSON_ENTRY_BYTES, ID_PATTERN, framePath, projectMetaPrefix, strictFields, thumbnailPath } from './format';
@@ -52,6 +54,8 @@ export interface ClipJson {
   comments: ClipComment[];
   /** Format v3: the per-frame verdict log in seq order, without the store-local seq (absent in v1 and v2 bundles); ids from v4. */
   frameVerdicts: BundleFrameVerdict[];
+  /** Format v5: the clip's objects, removed ones included, by number then id (absent in v1–v4 bundles). */
+  objects: ClipObject[];
 }
 
 /** A frame verdict as a bundle carries it: the order of the list is the order of the log. */
@@ -88,10 +92,15 @@ function id(r: JsonReader, v: unknown, path: string): string {
 
 // ---------------------------------------------------------------- project.json
 
-export function parseProjectJson(bytes: Uint8Array, bundleName: string, entry: string): ProjectJson {
+/** Reads project.json; the label schema (`labels`) came with format v5. */
+export function parseProjectJson(bytes: Uint8Array, bundleName: string, entry: string, formatVersion: number): ProjectJson {
   const r = reader(bundleName, entry);
   const doc = r.object(parse(bytes, bundleName, entry), '');
   strictFields(r, doc, new Set(['project']), '');
+  const raw = doc.project;
+  if (formatVersion < 5 && typeof raw === 'object' && raw !== null && hasOwn(raw as JsonObject, 'labels')) {
+    r.fail('project', `has unknown field "labels" (bundle format v${formatVersion} projects have no label schema)`);
+  }
   const project = checkProject(r, r.required(doc, 'project', ''), 'project', 'stored');
   id(r, project.id, 'project.id');
   return { project };
@@ -129,16 +138,26 @@ const IMAGE_FIELDS = new Set(['index', 'mime', 'width', 'height', 'path', 'bytes
 const CLIP_JSON_FIELDS_V1 = ['clip', 'frames', 'frameImages', 'thumbnail', 'layers', 'reviewFlags'];
 const CLIP_JSON_FIELDS_V2 = [...CLIP_JSON_FIELDS_V1, 'clipEvents', 'comments'];
 const CLIP_JSON_FIELDS_V3 = [...CLIP_JSON_FIELDS_V2, 'frameVerdicts'];
+const CLIP_JSON_FIELDS_V5 = [...CLIP_JSON_FIELDS_V3, 'objects'];
+
+function clipJsonFields(formatVersion: number): string[] {
+  return formatVersion >= 5 ? CLIP_JSON_FIELDS_V5 : formatVersion >= 3 ? CLIP_JSON_FIELDS_V3 : formatVersion === 2 ? CLIP_JSON_FIELDS_V2 : CLIP_JSON_FIELDS_V1;
+}
 
 /**
  * Reads clips/<clipId>/clip.json of a bundle of `formatVersion` (format.ts): v1 has no `clipEvents`
- * or `comments` (they read as empty), v2 requires both.
+ * or `comments` (they read as empty), v2 requires both; v3 adds `frameVerdicts`, v5 `objects`.
  */
 export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: string, clipId: string, projectId: string, formatVersion: number): ClipJson {
   const r = reader(bundleName, entry);
   const doc = r.object(parse(bytes, bundleName, entry), '');
-  strictFields(r, doc, new Set(formatVersion >= 3 ? CLIP_JSON_FIELDS_V3 : formatVersion === 2 ? CLIP_JSON_FIELDS_V2 : CLIP_JSON_FIELDS_V1), '');
+  const fields = clipJsonFields(formatVersion);
+  if (formatVersion < 5 && hasOwn(doc, 'objects')) r.fail('', `has unknown field "objects" (bundle format v${formatVersion} clips have no objects)`);
+  strictFields(r, doc, new Set(fields), '');
   const clip = parseClip(r, r.required(doc, 'clip', ''), clipId, projectId);
+  // Objects first: the layers below must name only these.
+  const objects = formatVersion >= 5 ? parseObjects(r, r.required(doc, 'objects', ''), clip) : [];
+  const objectIds = new Set(objects.map((o) => o.id));
   const n = clip.frameCount;
 
   const framesRaw = r.array(r.required(doc, 'frames', ''), 'frames', n);
@@ -189,6 +208,7 @@ export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: stri
   const seen = new Set<string>();
   const layers = r.array(r.required(doc, 'layers', ''), 'layers', n * 10_000).map((v, i) => {
     const layer = checkLayer(r, v, `layers[${i}]`, clip, 'stored');
+    namesKnownObjects(r, layer.objects, `layers[${i}].objects`, objectIds);
     const key = `${layer.source}\u0000${layer.frameIndex}`;
     if (seen.has(key)) r.fail(`layers[${i}]`, `is a second ${layer.source} layer for frame ${layer.frameIndex}`);
     seen.add(key);
@@ -209,7 +229,30 @@ export function parseClipJson(bytes: Uint8Array, bundleName: string, entry: stri
     formatVersion >= 3
       ? uniqueIds(r, r.array(r.required(doc, 'frameVerdicts', ''), 'frameVerdicts', 1_000_000).map((v, i) => checkFrameVerdict(r, withId(r, v, `frameVerdicts[${i}]`, formatVersion), `frameVerdicts[${i}]`, clip, 'stored')), 'frameVerdicts')
       : [];
-  return { clip, frames, frameImages, thumbnail, layers, reviewFlags, clipEvents, comments, frameVerdicts };
+  return { clip, frames, frameImages, thumbnail, layers, reviewFlags, clipEvents, comments, frameVerdicts, objects };
+}
+
+/** A clip's objects (format v5): every row checked as the store keeps it, ids valid and unique in the clip. */
+function parseObjects(r: JsonReader, v: unknown, clip: Clip): ClipObject[] {
+  const seen = new Set<string>();
+  return r.array(v, 'objects', 1_000_000).map((item, i): ClipObject => {
+    const path = `objects[${i}]`;
+    const o = checkClipObject(r, item, path, clip, 'stored');
+    id(r, o.id, `${path}.id`);
+    if (seen.has(o.id)) r.fail(`${path}.id`, `${JSON.stringify(o.id)} is the id of another object of this clip too`);
+    seen.add(o.id);
+    return o;
+  });
+}
+
+/**
+ * The objects a layer or a revision names must be objects of its clip (clip.json `objects`): a
+ * mask owned by an object the bundle does not carry would have no identity, class or name here.
+ */
+function namesKnownObjects(r: JsonReader, objects: readonly { id: string }[] | undefined, path: string, known: ReadonlySet<string>): void {
+  objects?.forEach((o, k) => {
+    if (!known.has(o.id)) r.fail(`${path}[${k}].id`, `${JSON.stringify(o.id)} is not an object of this clip (clip.json objects)`);
+  });
 }
 
 /**
@@ -270,14 +313,19 @@ function parseClip(r: JsonReader, v: unknown, clipId: string, projectId: string)
 
 // ---------------------------------------------------------------- revisions.json
 
-/** Reads clips/<clipId>/revisions.json: the clip's history in ascending `seq`. */
-export function parseRevisionsJson(bytes: Uint8Array, bundleName: string, entry: string, clip: Clip, formatVersion: number): RevisionsJson {
+/**
+ * Reads clips/<clipId>/revisions.json: the clip's history in ascending `seq`. `objectIds` are the
+ * clip's objects (clip.json): the owners a revision records must be among them.
+ */
+export function parseRevisionsJson(bytes: Uint8Array, bundleName: string, entry: string, clip: Clip, formatVersion: number, objectIds: ReadonlySet<string>): RevisionsJson {
   const r = reader(bundleName, entry);
   const doc = r.object(parse(bytes, bundleName, entry), '');
   strictFields(r, doc, new Set(['revisions']), '');
   let lastSeq = 0;
   const revisions = r.array(r.required(doc, 'revisions', ''), 'revisions').map((v, i): Revision => {
     const rev = checkRevision(r, withId(r, v, `revisions[${i}]`, formatVersion), `revisions[${i}]`, clip, 'stored');
+    namesKnownObjects(r, rev.objectsBefore, `revisions[${i}].objectsBefore`, objectIds);
+    namesKnownObjects(r, rev.objectsAfter, `revisions[${i}].objectsAfter`, objectIds);
     if (rev.seq <= lastSeq) r.fail(`revisions[${i}].seq`, `is ${rev.seq}; revisions must be in ascending seq order (previous ${lastSeq})`);
     lastSeq = rev.seq;
     return rev;

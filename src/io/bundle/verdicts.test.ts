@@ -10,7 +10,7 @@ import type { FrameVerdict } from '../../store/types';
 import { ImportError } from '../importError';
 import { importBundle } from './importBundle';
 import type { ClipConflict } from './merge';
-import { editJson, exportToBlob, rebuild, seedProject, withoutRowIds, type SeededProject } from '../../testing/bundleProject';
+import { asFormat, editJson, exportToBlob, rebuild, seedProject, withoutObjects, withoutRowIds, type SeededProject } from '../../testing/bundleProject';
 
 let a: SpocDb;
 let seeded: SeededProject;
@@ -44,7 +44,7 @@ describe('frame verdicts in bundles', () => {
     const { blob } = await exportToBlob(a, seeded.project.id);
     const b = await db();
     const result = await importBundle(b, file(blob));
-    expect(result.manifest.formatVersion).toBe(4);
+    expect(result.manifest.formatVersion).toBe(5);
     expect(result.manifest.counts.frameVerdicts).toBe(4);
     for (const c of seeded.clips) expect(noSeq(await listFrameVerdictHistory(b, c.id))).toEqual(noSeq(await listFrameVerdictHistory(a, c.id)));
     expect([...(await listFrameVerdicts(b, clipA())).values()].map((v) => [v.frameIndex, v.verdict])).toEqual([
@@ -58,14 +58,12 @@ describe('frame verdicts in bundles', () => {
 
   it('still reads format v2 bundles (no verdicts), and a v2 manifest cannot smuggle them', async () => {
     const { blob } = await exportToBlob(a, seeded.project.id);
-    const asV2 = (m: { formatVersion: number; counts: unknown }) => {
-      m.formatVersion = 2;
-      delete (m.counts as Record<string, number>).frameVerdicts;
-    };
+    const asV2 = asFormat(2);
     const v2 = await rebuild(
       blob,
       (e) => {
         withoutRowIds(e);
+        withoutObjects(e);
         for (const c of seeded.clips) editJson(e, clipJsonOf(c.id), (d) => delete d.frameVerdicts);
       },
       { editManifest: asV2 },
@@ -78,7 +76,7 @@ describe('frame verdicts in bundles', () => {
 
     const c = await db();
     const before = await snapshot(c);
-    const err = await importBundle(c, file(await rebuild(blob, withoutRowIds, { editManifest: asV2 }))).catch((e: unknown) => e);
+    const err = await importBundle(c, file(await rebuild(blob, (e) => (withoutRowIds(e), withoutObjects(e)), { editManifest: asV2 }))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImportError);
     expect((err as Error).message).toContain('clip.json: has unknown field "frameVerdicts"');
     expect(await snapshot(c)).toEqual(before);
