@@ -124,6 +124,7 @@ export interface PortResult {
   objects: { J: [number, number, number]; F: [number, number, number] }[];
 }
 
+const largest = (m: LabelMap): number => m.data.reduce((top, v) => (v > top ? v : top), 0);
 const binary = (m: LabelMap, k: number): BinaryMask => ({ width: m.width, height: m.height, data: m.data.map((v) => (v === k ? 1 : 0)) });
 
 /** DAVISEvaluation(task).evaluate(results) followed by evaluation_method.py's tables. */
@@ -140,7 +141,7 @@ export function portEvaluate(task: 'semi-supervised' | 'unsupervised', sequences
     // get_all_masks(seq, True): void apart, set to 0, objects 1..max(first frame).
     const voids = seq.gt.map((m) => binary(m, 255));
     const cleaned = seq.gt.map((m) => ({ ...m, data: m.data.map((v) => (v === 255 ? 0 : v)) }));
-    const numObjects = Math.max(...cleaned[0].data);
+    const numObjects = largest(cleaned[0]);
     let gtFrames = cleaned;
     let ids = seq.ids;
     if (task === 'semi-supervised') {
@@ -149,7 +150,7 @@ export function portEvaluate(task: 'semi-supervised' | 'unsupervised', sequences
     }
     // results.read_masks(seq, ids): object count = largest value over the frames read.
     const resFrames = ids.map((id) => seq.res.get(id)!);
-    const numRes = Math.max(0, ...resFrames.map((m) => Math.max(...m.data)));
+    const numRes = resFrames.reduce((top, m) => Math.max(top, largest(m)), 0);
     const r = boundaryRadius(gtFrames[0].width, gtFrames[0].height);
     const score = (g: number, p: number, useVoid: boolean): [number[], number[]] => {
       const j: number[] = [];
