@@ -10,6 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { decodeIndexedPng } from '../src/io/indexedPng';
 import { LABEL, createLabelMap, type LabelMap } from '../src/masks/labelMap';
+import { checkSpocLabels } from '../src/masks/labelSets';
 import {
   type ClipProgress,
   type Convention,
@@ -38,8 +39,8 @@ import { DataError, asDataError, displayPath, fsProblem } from './io';
 import type { MaskFrame, MaskSet, MaskVideo } from './layout';
 import { readVideoMeta } from './meta';
 
-/** Labels a mask may hold: the SPOC release palette (0..5) and DAVIS void (255). */
-export const ALLOWED_LABELS: ReadonlySet<number> = new Set([0, 1, 2, 3, 4, 5, 255]);
+/** What to do with a mask whose labels are object ids, said in every refusal. */
+export const VOS_HINT = 'score it per object with `spoc-studio eval --task vos` (docs/cli.md)';
 /** GT labels excluded from every score (ambiguous, ignore, void). */
 export const EXCLUDED_LABELS = [LABEL.ambiguous, LABEL.ignore, LABEL.void] as const;
 
@@ -209,13 +210,15 @@ async function readBytes(set: MaskSet, frame: MaskFrame): Promise<Uint8Array> {
 function decode(set: MaskSet, frame: MaskFrame, bytes: Uint8Array, size?: { width: number; height: number }, sizeFrom?: string): LabelMap {
   const fileName = displayPath(set.dirArg, frame.rel);
   try {
-    return decodeIndexedPng(bytes, {
+    const map = decodeIndexedPng(bytes, {
       fileName,
-      allowedValues: ALLOWED_LABELS,
       expectedWidth: size?.width,
       expectedHeight: size?.height,
       expectedSizeFrom: sizeFrom,
     });
+    // Never a silent wrong score: labels outside the layout's documented set are refused.
+    checkSpocLabels(map, set.kind, fileName, VOS_HINT);
+    return map;
   } catch (err) {
     throw asDataError(err) ?? err;
   }

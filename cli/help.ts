@@ -5,6 +5,7 @@ It runs the same metric code as the SPOC Studio app (src/metrics).
 
 Usage:
   spoc-studio eval --gt DIR --pred DIR [--json FILE] [--convention NAME] [--boundary]
+  spoc-studio eval --task vos --gt DIR --pred DIR [--protocol NAME] [--csv DIR] [--json FILE] [--davis-compat]
   spoc-studio demo --out DIR [--seed N] [--kind KIND] [--frames N] [--size WxH] [--clips N]
                    [--pred-out DIR [--pred-noise P]]
   spoc-studio convert --from FORMAT --to FORMAT IN OUT [options]
@@ -19,7 +20,8 @@ Usage:
   spoc-studio --version
 
 Commands:
-  eval      score predicted masks against ground truth (SPOC mIoU table, progress, DAVIS J&F)
+  eval      score predicted masks against ground truth (SPOC mIoU table, progress, DAVIS J&F;
+            --task vos: per-object J&F of multi-object masks as davis2017-evaluation)
   demo      write generated clips with exact ground truth (and optionally degraded predictions)
   convert   convert annotations between WhereToChange, DAVIS, COCO and VISOR (lossless where the
             target format can carry it; see docs/formats.md)
@@ -59,7 +61,31 @@ Layouts (detected per folder; the report says which was found):
                  <osc>/<video>/frame*.png
   DAVIS          <video>/frame*.png  (or a DAVIS root holding Annotations/480p/<video>/)
 Masks are indexed PNGs: 0 background, 1 actionable, 2 transformed. In GT, 3 is background and
-4 (ambiguous), 5 (ignore) and 255 (void) are excluded. Any other label is an error.
+4 (ambiguous), 5 (ignore) and 255 (void) are excluded. Labels 3..5 belong to the WhereToChange
+layout; in the DAVIS layout only 0, 1, 2 and 255 are SPOC labels. Any other label is an error
+that names the file and the labels found: a multi-object mask (index = object id) is scored
+per object with --task vos.
+
+Per-object VOS (--task vos), davis2017-evaluation's protocols on multi-object palette PNGs
+(index = object id, 0 background, 255 void):
+  --task vos          per object and frame J and F; per object mean, recall, decay; the global
+                      table (J&F-Mean, J-Mean, J-Recall, J-Decay, F-Mean, F-Recall, F-Decay) and
+                      the per-sequence table (<sequence>_<k>, J-Mean, F-Mean)
+  --gt DIR            a DAVIS root (Annotations/<resolution>/<seq>/*.png, semi-supervised;
+                      Annotations_unsupervised/<resolution>/<seq>/*.png, unsupervised; sequences
+                      from ImageSets/2017/<set>.txt when present) or a folder of <seq>/*.png
+  --pred DIR          results: <seq>/<frame>.png for every GT frame the protocol scores
+  --protocol NAME     semi-supervised (default: object k against GT object k, first and last
+                      frame left out) | unsupervised (optimal assignment of result objects to GT
+                      objects, at most 20 result objects)
+  --set NAME          the ImageSets list and the CSV names (default val)
+  --resolution NAME   the Annotations sub-folder (default 480p)
+  --sequences A,B     evaluate only these sequences
+  --csv DIR           write global_results-<set>.csv and per-sequence_results-<set>.csv as the
+                      reference writes them
+  --json FILE         every per-frame value, per object and sequence ("-" = stdout)
+  --davis-compat      decay bins exactly as the reference (edges cast to uint8, which wraps
+                      beyond 256 frames); without it the edges stay integers
 
 Matching: videos by name (<osc>/<video>), frames by file name without extension. A GT frame
 without prediction scores as an empty prediction; a prediction without GT frame is a warning.

@@ -308,7 +308,31 @@ describe('eval on hand-made masks', () => {
   it('reports an unknown label naming the file (exit 1)', async () => {
     const r = await runCli(['eval', '--gt', 'label/gt', '--pred', 'label/pred'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('label/gt/v/a.png: unknown label 7 at (x=2, y=1); allowed 0,1,2,3,4,5,255');
+    expect(r.stderr).toContain(
+      'label/gt/v/a.png: holds labels 0, 1, 2, 7: 7 is not a SPOC label (label 7 first at x=2, y=1); a SPOC mask in the DAVIS layout holds only 0 background, 1 actionable, 2 transformed and 255 void',
+    );
+    expect(r.stderr).toContain('--task vos');
+  });
+
+  // Failed before: objects 3 and 4 were read as release background / ambiguous and the prediction,
+  // which misses both, scored 1.000 everywhere.
+  it('refuses DAVIS-layout multi-object masks (object ids 1..4) instead of scoring them as SPOC states (exit 1)', async () => {
+    const gt = mapOf(['1100', '2200', '3300', '4400']);
+    const missing34 = mapOf(['1100', '2200', '0000', '0000']);
+    for (const f of ['00000', '00001']) {
+      await writeMask(path.join(dir, `objects/gt/seq/${f}.png`), gt);
+      await writeMask(path.join(dir, `objects/pred/seq/${f}.png`), missing34);
+    }
+    const r = await runCli(['eval', '--gt', 'objects/gt', '--pred', 'objects/pred', '--boundary'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('objects/gt/seq/00000.png: holds labels 0, 1, 2, 3, 4: 3, 4 are not SPOC labels');
+    expect(r.stderr).toContain('score it per object with `spoc-studio eval --task vos`');
+    // The prediction side is checked the same way.
+    await writeMask(path.join(dir, 'objects/pred/seq/00001.png'), gt);
+    const p = await runCli(['eval', '--gt', 'objects/pred', '--pred', 'objects/gt'], dir);
+    expect(p.code).toBe(1);
+    expect(p.stderr).toMatch(/objects\/gt\/seq\/00000\.png: holds labels|objects\/pred\/seq\/00001\.png: holds labels/);
   });
 
   it('refuses a folder that mixes layouts (exit 2) and one without masks (exit 1)', async () => {

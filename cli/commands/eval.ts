@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Convention } from '../../src/metrics';
 import { flag, parseChoice, parseCommandArgs, requireString, stringOption } from '../args';
 import { runEvaluation } from '../evaluate';
+import { VOS_ONLY_OPTIONS, evalVosCommand } from './evalVos';
 import { EVAL_HELP } from '../help';
 import { DataError, EXIT, UsageError, fsProblem, resolvePath, type CliIo } from '../io';
 import { scanMasks } from '../layout';
@@ -19,11 +20,23 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     json: { type: 'string' },
     convention: { type: 'string' },
     boundary: { type: 'boolean' },
+    task: { type: 'string' },
+    protocol: { type: 'string' },
+    set: { type: 'string' },
+    resolution: { type: 'string' },
+    sequences: { type: 'string' },
+    csv: { type: 'string' },
+    'davis-compat': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (flag(parsed, 'help')) {
     io.stdout.write(EVAL_HELP);
     return EXIT.ok;
+  }
+  const task = parseChoice(stringOption(parsed, 'task') ?? 'spoc', 'task', ['spoc', 'vos'] as const, 'eval');
+  if (task === 'vos') return evalVosCommand(parsed, io);
+  for (const name of VOS_ONLY_OPTIONS) {
+    if (parsed.values[name] !== undefined) throw new UsageError(`--${name} belongs to --task vos (per-object DAVIS evaluation)`, 'eval');
   }
   const gtDir = requireString(parsed, 'gt', 'eval');
   const predDir = requireString(parsed, 'pred', 'eval');

@@ -4,76 +4,15 @@ import type { BinaryMask } from './binaryMask';
 import { boundaryF, boundaryMap, boundaryRadius, squaredDistanceTransform } from './boundary';
 import { jAndF } from './davis';
 import { jaccard } from './jaccard';
+import { portFMeasure } from '../testing/davis2017Port';
 import { blank, sq } from '../testing/metricFixtures';
 
 const close = (actual: number, expected: number): void => {
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1e-9);
 };
 
-/**
- * Literal port of davis2017 f_measure: seg2bmap, dilation with skimage disk(r) (cv2.dilate, pixels
- * outside the image contribute nothing), then intersection counts. Used as the oracle for the
- * EDT-based implementation.
- */
-function naiveBoundaryF(gt: BinaryMask, pred: BinaryMask, voidMask: BinaryMask | undefined, r: number): number {
-  const { width: w, height: h } = gt;
-  const clean = (m: BinaryMask): Uint8Array =>
-    m.data.map((x, i) => (x !== 0 && (!voidMask || voidMask.data[i] === 0) ? 1 : 0));
-  const seg2bmap = (s: Uint8Array): Uint8Array => {
-    const at = (y: number, x: number): number => (y < h && x < w ? s[y * w + x] : 0);
-    const b = new Uint8Array(w * h);
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        const v = at(y, x);
-        if (y === h - 1 && x === w - 1) b[y * w + x] = 0;
-        else if (y === h - 1) b[y * w + x] = v ^ at(y, x + 1);
-        else if (x === w - 1) b[y * w + x] = v ^ at(y + 1, x);
-        else b[y * w + x] = (v ^ at(y, x + 1)) | (v ^ at(y + 1, x)) | (v ^ at(y + 1, x + 1));
-      }
-    }
-    return b;
-  };
-  const dilate = (b: Uint8Array): Uint8Array => {
-    const out = new Uint8Array(w * h);
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        search: for (let dy = -r; dy <= r; dy++) {
-          for (let dx = -r; dx <= r; dx++) {
-            if (dy * dy + dx * dx > r * r) continue;
-            const yy = y + dy;
-            const xx = x + dx;
-            if (yy >= 0 && yy < h && xx >= 0 && xx < w && b[yy * w + xx]) {
-              out[y * w + x] = 1;
-              break search;
-            }
-          }
-        }
-      }
-    }
-    return out;
-  };
-  const fgB = seg2bmap(clean(pred));
-  const gtB = seg2bmap(clean(gt));
-  const fgD = dilate(fgB);
-  const gtD = dilate(gtB);
-  let nFg = 0;
-  let nGt = 0;
-  let fgMatch = 0;
-  let gtMatch = 0;
-  for (let i = 0; i < w * h; i++) {
-    nFg += fgB[i];
-    nGt += gtB[i];
-    fgMatch += fgB[i] & gtD[i];
-    gtMatch += gtB[i] & fgD[i];
-  }
-  let p: number;
-  let rc: number;
-  if (nFg === 0 && nGt > 0) [p, rc] = [1, 0];
-  else if (nFg > 0 && nGt === 0) [p, rc] = [0, 1];
-  else if (nFg === 0 && nGt === 0) [p, rc] = [1, 1];
-  else [p, rc] = [fgMatch / nFg, gtMatch / nGt];
-  return p + rc === 0 ? 0 : (2 * p * rc) / (p + rc);
-}
+/** Literal port of davis2017 f_measure (src/testing), the oracle for the EDT-based implementation. */
+const naiveBoundaryF = portFMeasure;
 
 const count = (m: BinaryMask): number => m.data.reduce((a, b) => a + b, 0);
 

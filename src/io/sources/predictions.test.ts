@@ -122,11 +122,28 @@ describe('PNG prediction import', () => {
     await expect(readPredictionPngs(files.slice(1), 'p', target, 'm', { match: 'order' })).rejects.toThrow(/^p: has 2 masks but clip "peel banana 01" has 3 frames/);
   });
 
-  it('reads non-state values as background, with a warning', async () => {
+  it('reads non-state values of a WhereToChange mask folder (release labels, void) as background, with a warning', async () => {
     const odd = rects(W, H, 0, [1, 0, 0, 2, 2], [4, 2, 0, 2, 2], [255, 4, 0, 1, 1]);
-    const draft = await readPredictionPngs([png('p/img_1.png', odd)], 'p', await predictionTarget(db, named.id), 'm');
-    expect(draft.warnings).toContain('p: 5 pixels labelled 3, 4, 5 or 255 were read as background');
+    const dir = 'x/peeling_banana/pred/masks/v1';
+    const draft = await readPredictionPngs([png(`${dir}/img_1.png`, odd)], 'x', await predictionTarget(db, named.id), 'm');
+    expect(draft.warnings).toContain(`${dir}: 5 pixels labelled 3, 4, 5 or 255 were read as background`);
     expect(Array.from(decodeLayer(draft.layers.get(0)!).data)).toEqual(Array.from(rects(W, H, 0, [1, 0, 0, 2, 2]).data));
+  });
+
+  // Failed before: a DAVIS multi-object mask (ids 1..4) was imported with objects 3 and 4 as background.
+  it('refuses a DAVIS-layout mask holding object ids 1..4, naming the file and the labels, and writes nothing', async () => {
+    const objects = rects(W, H, 0, [1, 0, 0, 2, 2], [2, 2, 0, 2, 2], [3, 4, 0, 2, 2], [4, 0, 3, 2, 2]);
+    const before = await snapshot(db);
+    const err = await rejection(
+      importPredictionPngs(db, named.id, [png('preds/Annotations/v1/img_1.png', objects), png('preds/Annotations/v1/img_2.png', mapB)], 'preds', 'm'),
+      ImportError,
+    );
+    expect(err.message).toMatch(/^preds\/Annotations\/v1\/img_1\.png: holds labels 0, 1, 2, 3, 4: 3, 4 are not SPOC labels \(label 3 first at x=4, y=0\)/);
+    expect(err.message).toContain('spoc-studio eval --task vos');
+    expect(await snapshot(db)).toEqual(before);
+    // A flat folder of masks is the DAVIS palette too: release label 4 has no meaning there.
+    const flat = await rejection(readPredictionPngs([png('p/img_1.png', rects(W, H, 0, [4, 0, 0, 1, 1]))], 'p', await predictionTarget(db, named.id), 'm'), ImportError);
+    expect(flat.message).toMatch(/^p\/img_1\.png: holds labels 0, 4: 4 is not a SPOC label/);
   });
 
   it.each<[string, VirtualFile[], RegExp]>([

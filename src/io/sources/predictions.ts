@@ -21,6 +21,7 @@ import { MaskFormatError } from '../../masks/errors';
 import { labelHistogram } from '../../masks/geometry';
 import { LABEL, type LabelMap } from '../../masks/labelMap';
 import { encodeLayer, type LayerMasks } from '../../masks/layers';
+import { checkSpocLabels } from '../../masks/labelSets';
 import { remapLabels } from '../../masks/remap';
 import { extension, isJunkPath, naturalCompare, stem, type VirtualFile } from '../files/virtualFile';
 import { importCoco } from '../formats/cocoImport';
@@ -60,8 +61,8 @@ export interface PredictionDraft {
 }
 
 const MAX_NAME = 100;
-/** What a prediction PNG may hold: the SPOC release palette (0..5) and DAVIS void (255). */
-const PNG_VALUES = new Set([0, 1, 2, 3, 4, 5, 255]);
+/** Said when a mask holds object ids instead of SPOC states. */
+const VOS_HINT = 'import SPOC states (1 actionable, 2 transformed), or score multi-object masks per object with `spoc-studio eval --task vos`';
 /** Non-state values a prediction may carry become background (metrics treat them so anyway). */
 const TO_BACKGROUND = { 3: 0, 4: 0, 5: 0, 255: 0 } as const;
 
@@ -139,8 +140,10 @@ export interface PngPredictionOptions {
  * `Annotations/<video>/`, WhereToChange `<verb>_<noun>/pred/masks/<video>/` (our export of a
  * prediction) or `gt/masks/<video>/`, or `<model>/<video>/` —
  * from which the folder named after the clip is taken. Other files (frame JPEGs, metadata) are
- * skipped. Masks are indexed, grayscale or label-coloured PNGs of the clip's size holding 0..5 or
- * 255; values other than 1 and 2 become background (with a warning).
+ * skipped. Masks are indexed, grayscale or label-coloured PNGs of the clip's size holding 0, 1, 2
+ * or 255, and in a WhereToChange mask folder also the release labels 3..5; values other than 1 and
+ * 2 become background (with a warning). Any other value is an ImportError naming the file and the
+ * labels found (docs/review.md).
  */
 export async function readPredictionPngs(
   files: readonly VirtualFile[],
@@ -169,8 +172,10 @@ export async function readPredictionPngs(
         fileName: file.path,
         expectedWidth: target.clip.width,
         expectedHeight: target.clip.height,
-        allowedValues: PNG_VALUES,
       });
+      // Release labels 3..5 belong to the WhereToChange layout; anywhere else (DAVIS Annotations/,
+      // a results folder) a value above 2 other than void is an object id, refused, never remapped.
+      checkSpocLabels(map, isWtcMaskPlace(file.path) ? 'wtc' : 'davis', file.path, VOS_HINT);
     } catch (err) {
       if (err instanceof MaskFormatError) throw new ImportError(file.path, clipSized(err.problem, target));
       throw err;
@@ -191,6 +196,11 @@ export async function readPredictionPngs(
 
 function clipSized(problem: string, target: PredictionTarget): string {
   return problem.replace('the frame size', `the size of clip "${target.clip.name}",`);
+}
+
+/** A mask file in a WhereToChange mask folder, `<osc>/gt/masks/<video>/` or `<osc>/pred/masks/<video>/`. */
+export function isWtcMaskPlace(file: string): boolean {
+  return /(^|\/)(gt|pred)\/masks\/[^/]+\/[^/]+$/.test(file);
 }
 
 /** A video folder in the WhereToChange prediction place, `<osc>/pred/masks/<video>` (what our export writes). */
