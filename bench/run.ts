@@ -10,11 +10,14 @@ import { chromium } from '@playwright/test';
 import type { BenchRow } from './browser/importBench';
 import { runPanelBench } from './browser/panelDriver';
 import { paintStrokes, percentile as pct, startRecording, stopRecording } from './browser/scriptedPainting';
+import { formatBreakdown, startTrace } from './browser/traceBreakdown';
 
 const here = new URL('.', import.meta.url).pathname;
 const only = process.argv[2];
 // Overridable so two checkouts (or helpers) can bench side by side.
 const PORT = Number(process.env.SPOC_BENCH_PORT ?? 4399);
+/** A folder: trace the editor benches' timed runs with Chromium's tracing and print where the time went (traceBreakdown.ts). */
+const TRACE_DIR = process.env.SPOC_BENCH_TRACE;
 
 function nodeBenches(): void {
   const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only))).sort();
@@ -53,7 +56,7 @@ async function browserBenches(): Promise<void> {
     // The editor alone (painting, frame switching): quick enough to A/B two builds.
     if (only === 'browser-editor') return await editorBench(page);
     // The metric panels alone (their updates, and painting with both open).
-    if (only === 'browser-panels') return printTable(await runPanelBench(page, `http://127.0.0.1:${PORT}`));
+    if (only === 'browser-panels') return printTable(await runPanelBench(page, `http://127.0.0.1:${PORT}`, TRACE_DIR));
     const rows = await page.evaluate(() => {
       const b = (window as unknown as { spocBench: { runImportBench: (log: (s: string) => void) => Promise<BenchRow[]> } }).spocBench;
       return b.runImportBench((s) => console.log(s));
@@ -61,7 +64,7 @@ async function browserBenches(): Promise<void> {
     printTable(rows);
     await editorBench(page);
     console.log('\n## browser: metric panels (Chromium, 1400x900 window)');
-    printTable(await runPanelBench(page, `http://127.0.0.1:${PORT}`));
+    printTable(await runPanelBench(page, `http://127.0.0.1:${PORT}`, TRACE_DIR));
     await page.goto(`http://127.0.0.1:${PORT}/bench/browser/bench.html`);
     await page.waitForFunction(() => 'spocBench' in window);
     await inferenceBench(page);
@@ -88,9 +91,11 @@ async function editorBench(page: import('@playwright/test').Page): Promise<void>
   await canvas.waitFor();
   await page.waitForFunction(() => document.querySelector('[data-testid="editor-canvas"]')?.getAttribute('data-frame') === '0');
   await page.getByRole('button', { name: 'Actual pixels (1:1)' }).click();
+  const stopPaintTrace = TRACE_DIR ? await startTrace(page.context().browser()!, page, `${TRACE_DIR}/paint.json`) : null;
   await startRecording(page);
   await paintStrokes(page);
   const paint = await stopRecording(page);
+  if (stopPaintTrace) for (const line of formatBreakdown(await stopPaintTrace(), 20, 'stroke')) console.log(`  ${line}`);
   const by = paint.probe;
   rows.push({ name: 'paint 1080p: animation-frame interval p95 (20 strokes, 1200 moves)', value: `${pct(paint.frames, 95).toFixed(1)} ms`, note: 'target <= 16.7 ms' });
   rows.push({ name: 'paint 1080p: pointer-move handling p95 / max', value: `${pct(by('pointermove'), 95).toFixed(2)} / ${Math.max(...by('pointermove')).toFixed(2)} ms` });
@@ -127,6 +132,7 @@ async function editorBench(page: import('@playwright/test').Page): Promise<void>
     return { task: get('TaskDuration'), script: get('ScriptDuration') };
   };
   const cpuBefore = await mainThreadMs();
+  const stopTrace = TRACE_DIR ? await startTrace(page.context().browser()!, page, `${TRACE_DIR}/switch-frames.json`) : null;
   /** Presses an arrow key and times it until the canvas shows frame `next`. */
   const step = (key: 'ArrowRight' | 'ArrowLeft', next: number) =>
     page.evaluate(
@@ -148,6 +154,7 @@ async function editorBench(page: import('@playwright/test').Page): Promise<void>
   const times: number[] = [];
   for (let k = 1; k < 300; k++) times.push(await step('ArrowRight', k));
   const cpuAfter = await mainThreadMs(); // the forward pass only: the heap snapshot below is not counted
+  if (stopTrace) for (const line of formatBreakdown(await stopTrace(), 299, 'switch')) console.log(`  ${line}`);
   const heapForward = await heap();
   // Back to the start: memory that grows again is a leak; memory that stays is a bounded cache.
   for (let k = 298; k >= 0; k--) times.push(await step('ArrowLeft', k));

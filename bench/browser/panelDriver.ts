@@ -10,8 +10,10 @@
 import type { Page } from '@playwright/test';
 import type { BenchRow } from './importBench';
 import { paintStrokes, percentile as pct, startRecording, stopRecording } from './scriptedPainting';
+import { formatBreakdown, startTrace } from './traceBreakdown';
 
-export async function runPanelBench(page: Page, origin: string): Promise<BenchRow[]> {
+/** `traceDir`: trace the painting run with Chromium's tracing and print where the time went. */
+export async function runPanelBench(page: Page, origin: string, traceDir?: string): Promise<BenchRow[]> {
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto(`${origin}/bench/browser/bench.html`);
   await page.waitForFunction(() => 'spocBench' in window);
@@ -41,10 +43,12 @@ export async function runPanelBench(page: Page, origin: string): Promise<BenchRo
   // Painting on frame 151 at 1:1: 20 strokes, the panels update live.
   await page.waitForFunction(() => document.querySelector('[data-testid="editor-canvas"]')?.getAttribute('data-frame') === '150');
   await page.getByRole('button', { name: 'Actual pixels (1:1)' }).click();
+  const stopTrace = traceDir ? await startTrace(page.context().browser()!, page, `${traceDir}/paint-panels.json`) : null;
   await startRecording(page);
   await paintStrokes(page);
   const shownAct = await page.getByTestId('progress-act').textContent();
   const probe = await stopRecording(page);
+  if (stopTrace) for (const line of formatBreakdown(await stopTrace(), 20, 'stroke')) console.log(`  ${line}`);
   const by = probe.probe;
   const update = by('progress panel update');
   const fmt = (xs: number[]) => `${pct(xs, 50).toFixed(2)} / ${pct(xs, 95).toFixed(2)} / ${Math.max(...xs).toFixed(2)} ms`;

@@ -14,7 +14,7 @@ import type { LayerSource } from '../../store/types';
 import { decodeLayer, parseLayer } from '../../masks/layers';
 import type { StateAreas } from '../progress';
 import { type CountedClip, scoreClips } from '../spoc';
-import { COLOURS, type ChartMarks, clickToPick, drawBands, drawCurrent, frameAxis, frameNumbers, frameScale, gaps, show, valueAxis } from './chartParts';
+import { COLOURS, type ChartMarks, clickToPick, drawBands, frameAxis, frameNumbers, frameScale, gaps, show, valueAxis } from './chartParts';
 import { frameIoUs } from './compareCounts';
 import { CompareModel } from './compareModel';
 import type { LiveAreaStore, LiveSnapshot, PanelSession } from './liveStore';
@@ -138,7 +138,6 @@ export function ComparePanel({ db, session, store, live, clip, frames, gtAreas, 
       hooks: {
         ready: [(u) => clickToPick(u, (k) => pick.current(k))],
         drawClear: [(u) => drawBands(u, marks.current)],
-        draw: [(u) => drawCurrent(u, marks.current)],
       },
     }),
     [clip.frameCount],
@@ -173,7 +172,7 @@ export function ComparePanel({ db, session, store, live, clip, frames, gtAreas, 
         </select>
         <span>vs gt</span>
       </label>
-      <UPlotChart options={options} data={data} height={130} redrawKey={`${current}|${frames.length}`} testId="compare-chart" />
+      <UPlotChart options={options} data={data} height={130} redrawKey={frames} marker={current >= 0 ? current + 1 : undefined} testId="compare-chart" />
       {snap.error && <p className="text-xs text-red-400">Could not compare: {snap.error}</p>}
       <div className="flex flex-wrap gap-x-3 text-xs tabular-nums">
         <span className="text-zinc-400">frame {k + 1}</span>

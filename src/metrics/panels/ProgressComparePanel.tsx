@@ -10,7 +10,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { SpocDb } from '../../store/db';
 import { layerAreas, listLayerSources } from '../../store/layers';
 import type { LayerSource } from '../../store/types';
-import { type ChartMarks, clickToPick, drawBands, drawCurrent, frameAxis, frameNumbers, frameScale, gaps, show, valueAxis } from './chartParts';
+import { type ChartMarks, clickToPick, drawBands, frameAxis, frameNumbers, frameScale, gaps, show, valueAxis } from './chartParts';
 import { progressBySource, sourceColour } from './progressCompare';
 import type { FrameAreas, FrameMeta } from './progressSeries';
 import { DEFINITIONS } from './ProgressPanel';
@@ -66,7 +66,6 @@ export function ProgressComparePanel({ db, clipId, frameCount, frames, gtAreas, 
       hooks: {
         ready: [(u) => clickToPick(u, (k) => pick.current(k))],
         drawClear: [(u) => drawBands(u, marks.current)],
-        draw: [(u) => drawCurrent(u, marks.current)],
       },
     }),
     [frameCount, names],
@@ -74,7 +73,7 @@ export function ProgressComparePanel({ db, clipId, frameCount, frames, gtAreas, 
 
   return (
     <div className="flex flex-col gap-1" data-testid="progress-compare" data-series={names}>
-      <UPlotChart options={options} data={data} height={160} redrawKey={`${current}|${frames.length}`} testId="progress-compare-chart" />
+      <UPlotChart options={options} data={data} height={160} redrawKey={frames} marker={current >= 0 ? current + 1 : undefined} testId="progress-compare-chart" />
       <table className="text-xs tabular-nums">
         <thead>
           <tr className="text-left text-zinc-400">

@@ -7,7 +7,7 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import type uPlot from 'uplot';
 import { recordPerf } from '../../annotator/ui/perfProbe';
-import { COLOURS, type ChartMarks, clickToPick, compact, drawBands, drawCurrent, frameAxis, frameNumbers, frameScale, gaps, show, valueAxis } from './chartParts';
+import { COLOURS, type ChartMarks, clickToPick, compact, drawBands, frameAxis, frameNumbers, frameScale, gaps, show, valueAxis } from './chartParts';
 import type { LiveSnapshot } from './liveStore';
 import { type FrameAreas, type FrameMeta, progressFromAreas } from './progressSeries';
 import { type ChartOptions, UPlotChart } from './UPlotChart';
@@ -65,8 +65,7 @@ export function ProgressPanel({ areas, frames, live, current, onPick }: Props) {
         ready: [(u) => clickToPick(u, (k) => pick.current(k))],
         drawClear: [(u) => drawBands(u, marks.current)],
         draw: [
-          (u) => {
-            drawCurrent(u, marks.current);
+          () => {
             const p = pending.current;
             if (p) {
               pending.current = null;
@@ -79,11 +78,13 @@ export function ProgressPanel({ areas, frames, live, current, onPick }: Props) {
     [frameCount],
   );
 
+  // Phases and end statistics change the bands and the end-state line; the frame shown moves the marker only.
+  const redrawKey = useMemo(() => [frames, series.end.n], [frames, series.end.n]);
   const k = current;
   const inClip = k >= 0 && k < frameCount;
   return (
     <div className="flex flex-col gap-1" data-testid="progress-panel">
-      <UPlotChart options={options} data={data} height={150} redrawKey={`${current}|${frames.length}|${series.end.n}`} testId="progress-chart" />
+      <UPlotChart options={options} data={data} height={150} redrawKey={redrawKey} marker={current >= 0 ? current + 1 : undefined} testId="progress-chart" />
       <div className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs tabular-nums">
         <span className="text-zinc-400">
           frame <span data-testid="progress-frame">{inClip ? k + 1 : '—'}</span>

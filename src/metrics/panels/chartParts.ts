@@ -1,4 +1,4 @@
-/** Shared uPlot pieces for the editor's panels: frame axis, phase / ignored bands, current-frame marker, click to jump. */
+/** Shared uPlot pieces for the editor's panels: frame axis, phase / ignored bands, click to jump (the current-frame marker is UPlotChart's `marker`). */
 import uPlot from 'uplot';
 import type { FrameMeta } from './progressSeries';
 
@@ -68,21 +68,6 @@ export function drawBands(u: uPlot, marks: ChartMarks): void {
     ctx.fillStyle = fill;
     ctx.fillRect(x - half, top, 2 * half, height);
   }
-  ctx.restore();
-}
-
-/** A vertical line at the frame shown in the editor. */
-export function drawCurrent(u: uPlot, marks: ChartMarks): void {
-  if (marks.current < 0) return;
-  const { ctx } = u;
-  const x = Math.round(u.valToPos(marks.current + 1, 'x', true));
-  ctx.save();
-  ctx.strokeStyle = COLOURS.current;
-  ctx.lineWidth = 2 * uPlot.pxRatio;
-  ctx.beginPath();
-  ctx.moveTo(x, u.bbox.top);
-  ctx.lineTo(x, u.bbox.top + u.bbox.height);
-  ctx.stroke();
   ctx.restore();
 }
 

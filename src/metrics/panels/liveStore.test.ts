@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLabelMap, type Box, type LabelMap } from '../../masks/labelMap';
 import { LiveAreaStore, type PanelSession } from './liveStore';
 
@@ -78,5 +78,53 @@ describe('LiveAreaStore', () => {
     session.paint({ x: 0, y: 0, w: 2, h: 2 }, 1);
     expect(store.getSnapshot().current).toEqual({ act: 4, trf: 0 });
     expect(store.getSnapshot().edited.size).toBe(0);
+  });
+
+  it('publishes edits at most once per edit interval, always the last one, and a frame switch at once', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const session = new FakeSession();
+      const queue: (() => void)[] = [];
+      const store = new LiveAreaStore(
+        session,
+        (fn) => {
+          queue.push(fn);
+          return () => queue.splice(queue.indexOf(fn), 1);
+        },
+        undefined,
+        500,
+      );
+      store.attach();
+      queue.shift()!(); // the first frame
+      vi.advanceTimersByTime(600);
+      session.paint({ x: 0, y: 0, w: 2, h: 2 }, 1); // long after the last publication: the next animation frame
+      expect(queue).toHaveLength(1);
+      queue.shift()!();
+      expect(store.getSnapshot().current).toEqual({ act: 4, trf: 0 });
+      // A stroke's moves within the interval: nothing until it has passed, then the last areas.
+      for (let i = 1; i <= 5; i++) {
+        vi.advanceTimersByTime(50);
+        session.paint({ x: 0, y: i * 2, w: 2, h: 2 }, 1);
+      }
+      expect(queue).toHaveLength(0);
+      expect(store.getSnapshot().current).toEqual({ act: 4, trf: 0 });
+      vi.advanceTimersByTime(250);
+      expect(queue).toHaveLength(1);
+      queue.shift()!();
+      expect(store.getSnapshot().current).toEqual({ act: 24, trf: 0 });
+      expect(store.getSnapshot().edited.get(0)).toEqual({ act: 24, trf: 0 });
+      // An edit, then a frame switch: the switch does not wait for the interval.
+      session.paint({ x: 10, y: 10, w: 2, h: 2 }, 2);
+      expect(queue).toHaveLength(0);
+      session.goTo(1, createLabelMap(40, 30, 1));
+      expect(queue).toHaveLength(1);
+      queue.shift()!();
+      expect(store.getSnapshot()).toMatchObject({ frameIndex: 1, current: { act: 1200, trf: 0 } });
+      expect(store.getSnapshot().edited.get(0)).toEqual({ act: 24, trf: 4 });
+      vi.advanceTimersByTime(1000);
+      expect(queue).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

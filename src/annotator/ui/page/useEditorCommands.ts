@@ -3,12 +3,12 @@
  * session's tools and edits, frame moves that tell the session before the URL, phases, the next
  * frame to annotate, ignoring a frame, the view and the dialogs.
  */
-import { useMemo, type RefObject } from 'react';
+import { useEffect, useMemo, type RefObject } from 'react';
 import type { SpocDb } from '../../../store/db';
 import { setFrameIgnored, setFramePhases } from '../../../store/frames';
 import type { LayerAreas } from '../../../store/layers';
 import type { Clip, Frame } from '../../../store/types';
-import { navigate } from '../../../workspace/router';
+import { navigate, parseRoute } from '../../../workspace/router';
 import { notify, messageOf } from '../../../workspace/notices';
 import type { EditorCommands } from '../../actions';
 import type { EditorSession, SessionState } from '../../session/editorSession';
@@ -19,6 +19,7 @@ import type { EditorSlotContext } from '../editorSlots';
 import { frameState } from '../Timeline';
 import { useEditorView } from '../editorViewState';
 import { useWatchMode } from '../watchMode';
+import { frameUrlWriter } from './frameUrl';
 
 /** What the commands read when they run, not when they were made. */
 export interface CommandFacts {
@@ -43,13 +44,23 @@ export interface CommandPorts {
 
 export function useEditorCommands({ db, clip, session, facts, canvas, toggleMasks, openShortcuts, openPalette, openIgnoreForm }: CommandPorts): EditorCommands {
   const { id: clipId, frameCount } = clip;
+  // The URL follows the frame, folding quick runs of switches into one write (frameUrl.ts).
+  const url = useMemo(
+    () =>
+      frameUrlWriter((frame) => {
+        const here = parseRoute(window.location.hash);
+        if (here.name === 'clip' && here.clipId === clipId) navigate({ name: 'clip', clipId, frame }, { replace: true });
+      }),
+    [clipId],
+  );
+  useEffect(() => () => url.cancel(), [url]);
   return useMemo<EditorCommands>(() => {
     const goTo = (k: number) => {
       const frame = Math.max(0, Math.min(frameCount - 1, k));
       // Tell the session first: a key pressed right after (undo) must act on the new frame, not
       // wait for React to re-render from the URL.
       void session.goToFrame(frame);
-      navigate({ name: 'clip', clipId, frame }, { replace: true });
+      url.set(frame);
     };
     return {
       setClass: (v) => session.setClass(v),
@@ -96,5 +107,5 @@ export function useEditorCommands({ db, clip, session, facts, canvas, toggleMask
       toggleWatch: () => useWatchMode.getState().toggle(),
       playPauseWatch: () => useWatchMode.getState().playPause(),
     };
-  }, [session, clipId, frameCount, db, facts, canvas, toggleMasks, openShortcuts, openPalette, openIgnoreForm]);
+  }, [session, clipId, frameCount, db, facts, canvas, toggleMasks, openShortcuts, openPalette, openIgnoreForm, url]);
 }
