@@ -6,12 +6,13 @@
  *
  * - Before judging: the rows every push of the batch names and the clips they belong to, in one
  *   query; per frame layer of every clip the batch paints, the newest revision of each client, in
- *   another; cursors for the batch, in a third.
+ *   another; the project's lock and cursors for the batch, in a third.
  * - While judging: reads come from here, and a write only updates what later changes (of this push
  *   and of the later pushes of the batch) see. The batch holds the project's lock, so nobody else
  *   writes the project's rows meanwhile; rows of other projects are only asked "is this id taken?".
  * - At the end (or before any query that reads sync_rows itself: `flushed`): the rows written, in
- *   multi-row inserts, each under the cursor it was given when judged.
+ *   multi-row inserts, each under the cursor it was given when judged; the last one sends the
+ *   batch's NOTIFY.
  *
  * So the batch stores exactly what its pushes would have stored one after another, under the same
  * cursor order; only the sequence may skip numbers (cursors taken for changes that were refused or
@@ -19,7 +20,7 @@
  */
 import type { Queryable } from '../db/db';
 import { compareCursors, concurrentEditRowId, type Cursor, type SyncKind } from '../../src/sync/protocol';
-import { findRows, newestRevisionsByClient, takeCursors, writeRows, type CursoredWrite, type RowWrite, type StoredRow } from './syncStore';
+import { findRows, lockProjectTakingCursors, newestRevisionsByClient, takeCursors, writeRows, type CursoredWrite, type Notice, type RowWrite, type StoredRow } from './syncStore';
 
 const keyOf = (kind: SyncKind, id: string) => `${kind}\u0000${id}`;
 
@@ -46,9 +47,15 @@ export class BatchRows {
     private readonly projectId: string,
   ) {}
 
-  /** Takes `n` cursors in one query (one per change the batch holds: most changes write one row). */
-  async takeCursors(n: number): Promise<void> {
-    if (n <= 0) return;
+  /** Takes the project's lock and a cursor per change of the batch (most changes write one row), in one round trip. */
+  async lock(changes: number): Promise<void> {
+    // At least one: the lock is taken by the statement's first row (a batch of empty pushes still holds it).
+    const n = Math.max(1, changes);
+    this.cursors.push(...(await lockProjectTakingCursors(this.tx, this.projectId, n)));
+    this.taken += n;
+  }
+
+  private async takeCursors(n: number): Promise<void> {
     this.cursors.push(...(await takeCursors(this.tx, n)));
     this.taken += n;
   }
@@ -140,9 +147,15 @@ export class BatchRows {
     return this.batchLast;
   }
 
-  /** The transaction with every row written so far stored: for queries that read sync_rows themselves. */
-  async flushed(): Promise<Queryable> {
-    if (this.pending.size === 0) return this.tx;
+  /**
+   * The transaction with every row written so far stored: for queries that read sync_rows
+   * themselves, and at the batch's end, with its NOTIFY sent by the last insert.
+   */
+  async flushed(notice: Notice | null = null): Promise<Queryable> {
+    if (this.pending.size === 0) {
+      if (notice) await this.tx.query('SELECT pg_notify($1, $2)', [notice.channel, notice.payload]);
+      return this.tx;
+    }
     const rows = [...this.pending.values()];
     this.pending.clear();
     let chunk: CursoredWrite[] = [];
@@ -156,7 +169,7 @@ export class BatchRows {
       chunk.push(row);
       bytes += row.json.length;
     }
-    await writeRows(this.tx, this.projectId, chunk);
+    await writeRows(this.tx, this.projectId, chunk, notice);
     return this.tx;
   }
 }

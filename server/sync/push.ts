@@ -11,7 +11,7 @@ import type { SignedInUser } from '../store/sessions';
 import { RowRefused } from './checkRow';
 import { judgeChange, type PushScope } from './judge';
 import { BatchRows } from './batchRows';
-import { lockProject, projectCursor } from './syncStore';
+import { projectCursor } from './syncStore';
 
 export const SYNC_CHANNEL = 'spoc_sync';
 
@@ -48,16 +48,15 @@ export interface PushInput {
  * none does.
  *
  * Round trips are what a project's lock is held for, so the batch makes them once, not per push:
- * its rows read in one query, cursors taken in one, every accepted row written in one multi-row
- * insert at the end (batchRows.ts; docs/sync.md "Group commit").
+ * the lock and its cursors taken in one query, its rows read in one, every accepted row written in
+ * one multi-row insert at the end that also sends the NOTIFY (batchRows.ts; docs/sync.md "Group commit").
  */
 export async function pushBatch(db: Db, projectId: string, inputs: readonly PushInput[]): Promise<PushResponse[]> {
   if (inputs.some((input) => input.projectId !== projectId)) throw new Error('a push batch holds pushes to one project');
   return db.transaction(async (tx) => {
-    await lockProject(tx, projectId);
     const rows = new BatchRows(tx, projectId);
     const changes = inputs.flatMap((input) => input.request.changes);
-    await rows.takeCursors(changes.length);
+    await rows.lock(changes.length);
     // The batch's rows and the clips they belong to, in one query (a malformed row is judged, and refused, later).
     await rows.prefetch(
       changes.flatMap((c) => {
@@ -68,9 +67,8 @@ export async function pushBatch(db: Db, projectId: string, inputs: readonly Push
     await rows.prefetchRevisionLayers(changes.filter((c) => c.kind === 'revision' && typeof c.row.clipId === 'string').map((c) => String(c.row.clipId)));
     const responses: PushResponse[] = [];
     for (const input of inputs) responses.push(await judgePush(tx, rows, input));
-    await rows.flushed();
     const written = rows.batchWritten();
-    if (written) await tx.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, changedPayload(projectId, (BigInt(written.first) - 1n).toString(), written.last)]);
+    await rows.flushed(written && { channel: SYNC_CHANNEL, payload: changedPayload(projectId, (BigInt(written.first) - 1n).toString(), written.last) });
     return responses;
   });
 }

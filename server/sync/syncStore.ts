@@ -43,9 +43,20 @@ export async function findRows(tx: Queryable, projectId: string, keys: readonly 
 }
 
 /**
- * `n` new cursors, ascending. Taken under the project's lock, so every one is above the project's
- * rows (syncStore.ts lockProject); one query for a whole batch of pushes (batchRows.ts).
+ * Takes the project's lock (lockProject), then `n` new cursors, ascending, in one round trip: every
+ * one is above the project's rows. The lock is a materialized CTE every output row joins, so it is
+ * held before the first nextval runs.
  */
+export async function lockProjectTakingCursors(tx: Queryable, projectId: string, n: number): Promise<Cursor[]> {
+  const rows = await tx.query<{ cursor: string }>(
+    `WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock($1, hashtext($2)))
+     SELECT nextval('sync_cursor')::text AS cursor FROM locked, generate_series(1, $3::int)`,
+    [SYNC_LOCK_CLASS, projectId, n],
+  );
+  return rows.map((r) => r.cursor).sort(compareCursors);
+}
+
+/** `n` new cursors, ascending (for a batch that ran out of those it took with the lock). */
 export async function takeCursors(tx: Queryable, n: number): Promise<Cursor[]> {
   const rows = await tx.query<{ cursor: string }>("SELECT nextval('sync_cursor')::text AS cursor FROM generate_series(1, $1::int)", [n]);
   return rows.map((r) => r.cursor).sort(compareCursors);
@@ -66,19 +77,27 @@ export interface CursoredWrite extends Omit<RowWrite, 'body'> {
   json: string;
 }
 
+/** A NOTIFY to send with a statement (delivered at commit). */
+export interface Notice {
+  channel: string;
+  payload: string;
+}
+
 /**
  * Inserts or replaces these rows of one project, each under its own cursor, in one statement (one
- * round trip however many rows). Each (kind, rowId) at most once: PostgreSQL refuses to update one
- * row twice in a statement.
+ * round trip however many rows), with `notice` sent by the same statement. Each (kind, rowId) at
+ * most once: PostgreSQL refuses to update one row twice in a statement.
  */
-export async function writeRows(tx: Queryable, projectId: string, rows: readonly CursoredWrite[]): Promise<void> {
+export async function writeRows(tx: Queryable, projectId: string, rows: readonly CursoredWrite[], notice: Notice | null = null): Promise<void> {
   // Arrays of text, cast in SQL: both drivers pass text[] the same way (a jsonb[] parameter PGlite would re-encode).
+  // A data-modifying WITH runs to completion whatever the query after it reads.
   await tx.query(
-    `INSERT INTO sync_rows (project_id, kind, row_id, cursor, client_id, pushed_by, body)
+    `WITH written AS (INSERT INTO sync_rows (project_id, kind, row_id, cursor, client_id, pushed_by, body)
      SELECT $1, w.kind, w.row_id, w.cursor::bigint, w.client_id::uuid, w.pushed_by::uuid, w.body::jsonb
      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS w (kind, row_id, cursor, client_id, pushed_by, body)
      ON CONFLICT (project_id, kind, row_id) DO UPDATE
-       SET cursor = EXCLUDED.cursor, client_id = EXCLUDED.client_id, pushed_by = EXCLUDED.pushed_by, body = EXCLUDED.body, pushed_at = now()`,
+       SET cursor = EXCLUDED.cursor, client_id = EXCLUDED.client_id, pushed_by = EXCLUDED.pushed_by, body = EXCLUDED.body, pushed_at = now())
+     SELECT pg_notify($8, $9) WHERE $8::text IS NOT NULL`,
     [
       projectId,
       rows.map((r) => r.kind),
@@ -87,6 +106,8 @@ export async function writeRows(tx: Queryable, projectId: string, rows: readonly
       rows.map((r) => r.clientId),
       rows.map((r) => r.userId),
       rows.map((r) => r.json),
+      notice?.channel ?? null,
+      notice?.payload ?? null,
     ],
   );
 }
