@@ -4,7 +4,9 @@
  * N simulated annotators (bench/sync/annotator.ts; default 50) on loopback, each pushing a real
  * stroke revision every 200 ms on its own clip for 60 s, each listening on the live socket and
  * pulling what the others pushed. Printed per setup: push-to-visible on the other clients p50 / p95
- * (from sending the push to having pulled the row), pushes per second, refused and failed pushes,
+ * (from sending the push to having pulled the row), pushes per second, the server's own time per push
+ * (its Server-Timing header: all of it, the wait for the project's previous transaction, its own
+ * transaction, and pushes per transaction), refused and failed pushes,
  * server CPU (the server processes' user + system time over the run, as % of one core), and
  * revisions lost (accepted by the server but missing from the server's log or from any client after
  * the drain — must be 0).
@@ -27,7 +29,7 @@ import { migrate } from '../server/db/migrate';
 import { openPgDb } from '../server/db/pgDb';
 import { openPgliteDb } from '../server/db/pgliteDb';
 import { HEIGHT, WIDTH } from './sync/strokes';
-import { SimulatedAnnotator } from './sync/annotator';
+import { SimulatedAnnotator, newServerTimes } from './sync/annotator';
 import { cpuSeconds, startServe, stopServe, type ServeProcess } from './sync/serveProcess';
 
 const ANNOTATORS = Number(process.env.SYNC_BENCH_ANNOTATORS ?? 50);
@@ -116,9 +118,10 @@ async function run(label: string, servers: ServeProcess[], team: Team): Promise<
   const { projectId, clips } = await makeProject(servers[0].url, team);
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
+  const serverTimes = newServerTimes();
   const clients = team.annotators.map(
     (a, i) =>
-      new SimulatedAnnotator({ base: servers[i % servers.length].url, projectId, clipId: clips[i], username: a.username, token: a.token, clientId: crypto.randomUUID(), periodMs: PERIOD_MS, frames: FRAMES, random: seeded(i + 1), sentAt, latencies }),
+      new SimulatedAnnotator({ base: servers[i % servers.length].url, projectId, clipId: clips[i], username: a.username, token: a.token, clientId: crypto.randomUUID(), periodMs: PERIOD_MS, frames: FRAMES, random: seeded(i + 1), sentAt, latencies, serverTimes }),
   );
   await Promise.all(clients.map((c) => c.connect()));
   const cpu0 = servers.map((s) => cpuSeconds(s.child.pid!));
@@ -144,15 +147,19 @@ async function run(label: string, servers: ServeProcess[], team: Team): Promise<
   clients.forEach((c) => c.close());
   const refused = clients.reduce((n, c) => n + c.refused, 0);
   const failed = clients.reduce((n, c) => n + c.pushErrors, 0);
+  const s = serverTimes;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  // Per push on the server: all of it (sign-in check included) p50 / p95; of which waiting for the project's previous transaction, and its own (shared) transaction, p50; pushes per transaction, mean.
+  const server = s.total.length === 0 ? '–' : `${pct(s.total, 50).toFixed(0)} / ${pct(s.total, 95).toFixed(0)} ms (queued ${pct(s.queued, 50).toFixed(0)}, transaction ${pct(s.batch, 50).toFixed(0)}; ${mean(s.batchPushes).toFixed(1)} pushes each)`;
   console.log(
-    `| ${label} | ${ANNOTATORS} | ${(accepted.size / elapsed).toFixed(0)} | ${pct(latencies, 50).toFixed(0)} / ${pct(latencies, 95).toFixed(0)} ms | ${(pulls / elapsed).toFixed(1)} | ${cpu.map((c) => `${((100 * c) / elapsed).toFixed(0)} %`).join(' + ')} | ${((100 * clientCpu) / elapsed).toFixed(0)} % | ${refused} / ${failed} | ${missing} |`,
+    `| ${label} | ${ANNOTATORS} | ${(accepted.size / elapsed).toFixed(0)} | ${pct(latencies, 50).toFixed(0)} / ${pct(latencies, 95).toFixed(0)} ms | ${server} | ${(pulls / elapsed).toFixed(1)} | ${cpu.map((c) => `${((100 * c) / elapsed).toFixed(0)} %`).join(' + ')} | ${((100 * clientCpu) / elapsed).toFixed(0)} % | ${refused} / ${failed} | ${missing} |`,
   );
 }
 
 async function main(): Promise<void> {
   console.log(`${ANNOTATORS} annotators, one stroke revision each every ${PERIOD_MS} ms for ${SECONDS} s, on loopback (this machine: 2 cores shared by clients, servers and the database).\n`);
-  console.log('| setup | annotators | accepted pushes/s | push-to-visible p50 / p95 | pulls/s (all clients) | server CPU (of one core) | simulated clients CPU (one process) | refused / failed pushes | revisions lost |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('| setup | annotators | accepted pushes/s | push-to-visible p50 / p95 | server time per push p50 / p95 | pulls/s (all clients) | server CPU (of one core) | simulated clients CPU (one process) | refused / failed pushes | revisions lost |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
 
   if (SETUPS.has('embedded')) {
     const dataDir = mkdtempSync(join(tmpdir(), 'spoc-sync-bench-'));

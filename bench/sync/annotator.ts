@@ -27,6 +27,31 @@ export interface AnnotatorOptions {
   sentAt: Map<string, number>;
   /** Push-to-visible latencies seen by this client (ms). */
   latencies: number[];
+  /** Shared: the server's own time per accepted push, from its Server-Timing header. */
+  serverTimes: ServerTimes;
+}
+
+/** Per push, in milliseconds (server/http/routes/syncRoutes.ts `serverTiming`). */
+export interface ServerTimes {
+  total: number[];
+  queued: number[];
+  batch: number[];
+  batchPushes: number[];
+}
+
+export function newServerTimes(): ServerTimes {
+  return { total: [], queued: [], batch: [], batchPushes: [] };
+}
+
+function noteServerTiming(header: string | null, into: ServerTimes): void {
+  if (!header) return;
+  const dur = (name: string) => Number(new RegExp(`(?:^|, )${name};dur=([0-9.]+)`).exec(header)?.[1] ?? NaN);
+  const total = dur('total');
+  if (Number.isNaN(total)) return;
+  into.total.push(total);
+  into.queued.push(dur('queue'));
+  into.batch.push(dur('batch'));
+  into.batchPushes.push(Number(/desc="([0-9]+) pushes"/.exec(header)?.[1] ?? NaN));
 }
 
 export class SimulatedAnnotator {
@@ -106,6 +131,7 @@ export class SimulatedAnnotator {
         this.pushErrors++;
         return;
       }
+      noteServerTiming(res.headers.get('server-timing'), this.o.serverTimes);
       const body = (await res.json()) as PushResponse;
       for (const outcome of body.outcomes) {
         if (outcome.status === 'accepted') this.accepted.push(outcome.id);

@@ -30,7 +30,7 @@ import {
 import { checkProjectName } from '../auth/validation';
 import { projectHasBlob } from './blobRefs';
 import { RowRefused, checkRow, clipIdOf, invalid, sameJson } from './checkRow';
-import type { PushRows } from './pushRows';
+import type { BatchRows } from './batchRows';
 import { clipRows, gtPainters, revisionsAfter, type StoredRow } from './syncStore';
 
 export interface PushScope {
@@ -39,10 +39,8 @@ export interface PushScope {
   clientId: string;
   userId: string;
   pusher: Pusher;
-  /** The push's rows, read once (pushRows.ts). */
-  rows: PushRows;
-  /** The clips the push's revisions belong to. */
-  revisionClipIds: () => string[];
+  /** The batch's rows, read once and written at its end (batchRows.ts). */
+  rows: BatchRows;
 }
 
 /** Kinds whose ids browsers make (UUIDs): one id names one row on the whole server. */
@@ -219,9 +217,10 @@ async function stepRules(scope: PushScope, event: ClipEvent, clip: Clip): Promis
 
 /** What the review gate needs, from the server's rows: frames, latest verdicts, gt painters. */
 async function approvalFacts(scope: PushScope, clip: Clip): Promise<ApprovalFacts> {
-  const frames = await clipRows(scope.tx, scope.projectId, 'frame', clip.id);
-  const verdicts = await clipRows(scope.tx, scope.projectId, 'frameVerdict', clip.id);
-  const painters = new Set((await gtPainters(scope.tx, scope.projectId, clip.id)).map((a) => a.trim()));
+  const tx = await scope.rows.flushed();
+  const frames = await clipRows(tx, scope.projectId, 'frame', clip.id);
+  const verdicts = await clipRows(tx, scope.projectId, 'frameVerdict', clip.id);
+  const painters = new Set((await gtPainters(tx, scope.projectId, clip.id)).map((a) => a.trim()));
   const ignored = new Set(frames.map((r) => r.body as unknown as Frame).filter((f) => f.ignored).map((f) => f.index));
   // Cursor order stands in for the browser's local seq as the tie-break between verdicts of the same time.
   const verdictRows = verdicts.map((r) => ({ ...(r.body as unknown as FrameVerdict), seq: Number(r.cursor) }));
@@ -254,8 +253,8 @@ async function commentRules(scope: PushScope, comment: ClipComment, old: ClipCom
  */
 async function flagConcurrentEdit(scope: PushScope, rev: Revision, base: string): Promise<void> {
   const rowId = concurrentEditRowId(rev.clipId, rev.source, rev.frameIndex);
-  if (!(await scope.rows.mayHaveLaterRevisions(scope.revisionClipIds, scope.clientId, rowId, base || CURSOR_START))) return;
-  const others = await revisionsAfter(scope.tx, {
+  if (!(await scope.rows.mayHaveLaterRevisions(rev.clipId, scope.clientId, rowId, base || CURSOR_START))) return;
+  const others = await revisionsAfter(await scope.rows.flushed(), {
     projectId: scope.projectId,
     clipId: rev.clipId,
     source: rev.source,

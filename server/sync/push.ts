@@ -10,8 +10,8 @@ import { recordAudit } from '../store/audit';
 import type { SignedInUser } from '../store/sessions';
 import { RowRefused } from './checkRow';
 import { judgeChange, type PushScope } from './judge';
-import { PushRows } from './pushRows';
-import { lockProject, projectCursor } from './syncStore';
+import { BatchRows } from './batchRows';
+import { projectCursor } from './syncStore';
 
 export const SYNC_CHANNEL = 'spoc_sync';
 
@@ -46,29 +46,35 @@ export interface PushInput {
  * one NOTIFY for all (pushQueue.ts gathers them: a commit and its wait for the disk are shared).
  * Each push sees the rows of the pushes before it. All land or, on an error that is not a refusal,
  * none does.
+ *
+ * Round trips are what a project's lock is held for, so the batch makes them once, not per push:
+ * the lock and its cursors taken in one query, its rows read in one, every accepted row written in
+ * one multi-row insert at the end that also sends the NOTIFY (batchRows.ts; docs/sync.md "Group commit").
  */
 export async function pushBatch(db: Db, projectId: string, inputs: readonly PushInput[]): Promise<PushResponse[]> {
+  if (inputs.some((input) => input.projectId !== projectId)) throw new Error('a push batch holds pushes to one project');
   return db.transaction(async (tx) => {
-    await lockProject(tx, projectId);
+    const rows = new BatchRows(tx, projectId);
+    const changes = inputs.flatMap((input) => input.request.changes);
+    await rows.lock(changes.length);
+    // The batch's rows and the clips they belong to, in one query (a malformed row is judged, and refused, later).
+    await rows.prefetch(
+      changes.flatMap((c) => {
+        const clipId = c.kind === 'clip' || c.kind === 'project' ? null : c.row.clipId;
+        return typeof clipId === 'string' ? [[c.kind, c.id] as const, ['clip', clipId] as const] : [[c.kind, c.id] as const];
+      }),
+    );
+    await rows.prefetchRevisionLayers(changes.filter((c) => c.kind === 'revision' && typeof c.row.clipId === 'string').map((c) => String(c.row.clipId)));
     const responses: PushResponse[] = [];
-    let first: Cursor | null = null;
-    let last: Cursor | null = null;
-    for (const input of inputs) {
-      if (input.projectId !== projectId) throw new Error('a push batch holds pushes to one project');
-      const { response, written } = await judgePush(tx, input);
-      responses.push(response);
-      if (written) {
-        first ??= written.first;
-        last = written.last;
-      }
-    }
-    if (first !== null && last !== null) await tx.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, changedPayload(projectId, (BigInt(first) - 1n).toString(), last)]);
+    for (const input of inputs) responses.push(await judgePush(tx, rows, input));
+    const written = rows.batchWritten();
+    await rows.flushed(written && { channel: SYNC_CHANNEL, payload: changedPayload(projectId, (BigInt(written.first) - 1n).toString(), written.last) });
     return responses;
   });
 }
 
-/** One push, inside a transaction that holds its project's lock. */
-async function judgePush(tx: Queryable, input: PushInput): Promise<{ response: PushResponse; written: { first: Cursor; last: Cursor } | null }> {
+/** One push, inside the batch's transaction, which holds its project's lock. */
+async function judgePush(tx: Queryable, rows: BatchRows, input: PushInput): Promise<PushResponse> {
   const { projectId, user, request } = input;
   const scope: PushScope = {
     tx,
@@ -76,16 +82,8 @@ async function judgePush(tx: Queryable, input: PushInput): Promise<{ response: P
     clientId: request.clientId.toLowerCase(),
     userId: user.id,
     pusher: { role: input.role, username: user.username, upload: request.upload === true },
-    rows: new PushRows(tx, projectId),
-    revisionClipIds: () => [...new Set(request.changes.filter((c) => c.kind === 'revision' && typeof c.row.clipId === 'string').map((c) => String(c.row.clipId)))],
+    rows,
   };
-  // The push's rows and the clips they belong to, in one query (a malformed row is judged, and refused, later).
-  await scope.rows.prefetch(
-    request.changes.flatMap((c) => {
-      const clipId = c.kind === 'clip' || c.kind === 'project' ? null : c.row.clipId;
-      return typeof clipId === 'string' ? [[c.kind, c.id] as const, ['clip', clipId] as const] : [[c.kind, c.id] as const];
-    }),
-  );
   const outcomes: PushOutcome[] = [];
   for (const change of request.changes) {
     try {
@@ -95,12 +93,11 @@ async function judgePush(tx: Queryable, input: PushInput): Promise<{ response: P
       outcomes.push({ kind: change.kind, id: change.id, status: 'refused', code: err.code, error: err.message });
     }
   }
-  const written = scope.rows.written();
-  // Under the lock, the newest row of the project is the last one this push wrote.
-  const cursor = written ? written.last : await projectCursor(tx, projectId);
+  // Under the lock, the project's newest row is the last one the batch wrote (this push's last, if it wrote any).
+  const cursor = rows.lastWritten() ?? (await projectCursor(tx, projectId));
   if (request.upload) {
     const accepted = outcomes.filter((o) => o.status === 'accepted').length;
     await recordAudit(tx, { userId: user.id, action: 'sync.upload', projectId, details: { clientId: scope.clientId, accepted, refused: outcomes.length - accepted } });
   }
-  return { response: { outcomes, cursor }, written };
+  return { outcomes, cursor };
 }

@@ -48,9 +48,12 @@ onBothBackends((ctx) => {
         // Not allowed to paint: refused, an outcome like any other.
         input(team.reviewer, 'reviewer', [change('revision', revisionRow(clipId, 1, team.reviewer.user.username))]),
       ];
-      const responses: PushResponse[] = await Promise.all(pushes.map((p) => queue.push(p)));
-      // The first went at once; the four that came while it ran, together.
+      const timings = pushes.map(() => ({ queuedMs: -1, batchMs: -1, batchPushes: 0 }));
+      const responses: PushResponse[] = await Promise.all(pushes.map((p, i) => queue.push(p, timings[i])));
+      // The first went at once; the four that came while it ran, together (and their timings say so).
       expect(queue.batches).toBe(2);
+      expect(timings.map((t) => t.batchPushes)).toEqual([1, 4, 4, 4, 4]);
+      expect(timings.every((t) => t.queuedMs >= 0 && t.batchMs >= 0)).toBe(true);
       expect(responses.map((r) => r.outcomes.map((o) => (o.status === 'accepted' ? 'accepted' : o.code)))).toEqual([['accepted'], ['accepted'], ['accepted'], [409], [403]]);
       const cursors = responses.slice(0, 3).map((r) => BigInt(r.cursor));
       expect(cursors[1]).toBeGreaterThan(cursors[0]);

@@ -10,10 +10,23 @@
  */
 import type { PushResponse } from '../../src/sync/protocol';
 import type { Db } from '../db/db';
+import { performance } from 'node:perf_hooks';
 import { pushBatch, type PushInput } from './push';
+
+/** Where one push's time on the server went (sent as Server-Timing; bench/server-team.bench.ts reads it). */
+export interface PushTiming {
+  /** Waiting for the project's previous transaction to end. */
+  queuedMs: number;
+  /** The transaction that judged and stored it, shared with the others of its batch. */
+  batchMs: number;
+  /** Pushes in that transaction. */
+  batchPushes: number;
+}
 
 interface Waiting {
   input: PushInput;
+  at: number;
+  timing?: PushTiming;
   resolve(response: PushResponse): void;
   reject(err: unknown): void;
 }
@@ -37,12 +50,14 @@ export class PushQueue {
     private readonly limits: PushQueueLimits = DEFAULT_PUSH_QUEUE_LIMITS,
   ) {}
 
-  push(input: PushInput): Promise<PushResponse> {
+  /** The push's response; `timing`, when given, is filled in before it resolves. */
+  push(input: PushInput, timing?: PushTiming): Promise<PushResponse> {
     return new Promise((resolve, reject) => {
+      const waiting = { input, at: performance.now(), timing, resolve, reject };
       const queue = this.queues.get(input.projectId);
-      if (queue) queue.push({ input, resolve, reject });
+      if (queue) queue.push(waiting);
       else {
-        this.queues.set(input.projectId, [{ input, resolve, reject }]);
+        this.queues.set(input.projectId, [waiting]);
         void this.drain(input.projectId);
       }
     });
@@ -70,6 +85,7 @@ export class PushQueue {
   private async run(projectId: string, batch: Waiting[]): Promise<void> {
     this.batches++;
     let responses: PushResponse[];
+    const start = performance.now();
     try {
       responses = await pushBatch(this.db, projectId, batch.map((w) => w.input));
     } catch (err) {
@@ -77,6 +93,10 @@ export class PushQueue {
       for (const w of batch) await this.run(projectId, [w]);
       return;
     }
-    batch.forEach((w, i) => w.resolve(responses[i]));
+    const end = performance.now();
+    batch.forEach((w, i) => {
+      if (w.timing) Object.assign(w.timing, { queuedMs: start - w.at, batchMs: end - start, batchPushes: batch.length });
+      w.resolve(responses[i]);
+    });
   }
 }

@@ -1,7 +1,7 @@
 /** SQL over sync_rows (migrations/006_sync.sql). Who may write what is decided before these run (judge.ts). */
 import type { Db, Queryable } from '../db/db';
 import type { JsonObject } from '../../src/store/records';
-import type { Cursor, PulledChange, SyncKind } from '../../src/sync/protocol';
+import { compareCursors, type Cursor, type PulledChange, type SyncKind } from '../../src/sync/protocol';
 
 export interface StoredRow {
   body: JsonObject;
@@ -23,23 +23,46 @@ export async function lockProject(tx: Queryable, projectId: string): Promise<voi
   await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SYNC_LOCK_CLASS, projectId]);
 }
 
-export async function getRow(tx: Queryable, projectId: string, kind: SyncKind, rowId: string): Promise<StoredRow | null> {
-  const rows = await tx.query<StoredRow>('SELECT body, cursor::text AS cursor, client_id FROM sync_rows WHERE project_id = $1 AND kind = $2 AND row_id = $3', [
-    projectId,
-    kind,
-    rowId,
-  ]);
-  return rows[0] ?? null;
+/** A row of this project, or whether another project holds the id (the batch's reads, batchRows.ts). */
+export interface FoundRow extends StoredRow {
+  mine: boolean;
+  kind: SyncKind;
+  row_id: string;
 }
 
-/** Does another project hold a row of this kind under this id? */
-export async function idInOtherProject(tx: Queryable, projectId: string, kind: SyncKind, rowId: string): Promise<boolean> {
-  const rows = await tx.query('SELECT 1 FROM sync_rows WHERE kind = $1 AND row_id = $2 AND project_id <> $3 LIMIT 1', [kind, rowId, projectId]);
-  return rows.length > 0;
+/**
+ * These rows, in one query: this project's with their content, other projects' only as "the id is
+ * taken" (ids browsers make name one row on the whole server).
+ */
+export async function findRows(tx: Queryable, projectId: string, keys: readonly (readonly [SyncKind, string])[]): Promise<FoundRow[]> {
+  return tx.query<FoundRow>(
+    `SELECT s.project_id = $1 AS mine, s.kind, s.row_id, CASE WHEN s.project_id = $1 THEN s.body END AS body, s.cursor::text AS cursor, s.client_id
+     FROM sync_rows s JOIN unnest($2::text[], $3::text[]) AS k (kind, row_id) ON s.kind = k.kind AND s.row_id = k.row_id`,
+    [projectId, keys.map(([kind]) => kind), keys.map(([, id]) => id)],
+  );
+}
+
+/**
+ * Takes the project's lock (lockProject), then `n` new cursors, ascending, in one round trip: every
+ * one is above the project's rows. The lock is a materialized CTE every output row joins, so it is
+ * held before the first nextval runs.
+ */
+export async function lockProjectTakingCursors(tx: Queryable, projectId: string, n: number): Promise<Cursor[]> {
+  const rows = await tx.query<{ cursor: string }>(
+    `WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock($1, hashtext($2)))
+     SELECT nextval('sync_cursor')::text AS cursor FROM locked, generate_series(1, $3::int)`,
+    [SYNC_LOCK_CLASS, projectId, n],
+  );
+  return rows.map((r) => r.cursor).sort(compareCursors);
+}
+
+/** `n` new cursors, ascending (for a batch that ran out of those it took with the lock). */
+export async function takeCursors(tx: Queryable, n: number): Promise<Cursor[]> {
+  const rows = await tx.query<{ cursor: string }>("SELECT nextval('sync_cursor')::text AS cursor FROM generate_series(1, $1::int)", [n]);
+  return rows.map((r) => r.cursor).sort(compareCursors);
 }
 
 export interface RowWrite {
-  projectId: string;
   kind: SyncKind;
   rowId: string;
   /** null for rows the server writes itself. */
@@ -48,17 +71,45 @@ export interface RowWrite {
   body: JsonObject;
 }
 
-/** Inserts or replaces the row under a new cursor; returns the cursor. */
-export async function writeRow(tx: Queryable, w: RowWrite): Promise<Cursor> {
-  const [row] = await tx.query<{ cursor: string }>(
-    `INSERT INTO sync_rows (project_id, kind, row_id, cursor, client_id, pushed_by, body)
-     VALUES ($1, $2, $3, nextval('sync_cursor'), $4, $5, $6)
+/** A row to store under a cursor taken beforehand, its body already JSON. */
+export interface CursoredWrite extends Omit<RowWrite, 'body'> {
+  cursor: Cursor;
+  json: string;
+}
+
+/** A NOTIFY to send with a statement (delivered at commit). */
+export interface Notice {
+  channel: string;
+  payload: string;
+}
+
+/**
+ * Inserts or replaces these rows of one project, each under its own cursor, in one statement (one
+ * round trip however many rows), with `notice` sent by the same statement. Each (kind, rowId) at
+ * most once: PostgreSQL refuses to update one row twice in a statement.
+ */
+export async function writeRows(tx: Queryable, projectId: string, rows: readonly CursoredWrite[], notice: Notice | null = null): Promise<void> {
+  // Arrays of text, cast in SQL: both drivers pass text[] the same way (a jsonb[] parameter PGlite would re-encode).
+  // A data-modifying WITH runs to completion whatever the query after it reads.
+  await tx.query(
+    `WITH written AS (INSERT INTO sync_rows (project_id, kind, row_id, cursor, client_id, pushed_by, body)
+     SELECT $1, w.kind, w.row_id, w.cursor::bigint, w.client_id::uuid, w.pushed_by::uuid, w.body::jsonb
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS w (kind, row_id, cursor, client_id, pushed_by, body)
      ON CONFLICT (project_id, kind, row_id) DO UPDATE
-       SET cursor = EXCLUDED.cursor, client_id = EXCLUDED.client_id, pushed_by = EXCLUDED.pushed_by, body = EXCLUDED.body, pushed_at = now()
-     RETURNING cursor::text AS cursor`,
-    [w.projectId, w.kind, w.rowId, w.clientId, w.userId, JSON.stringify(w.body)],
+       SET cursor = EXCLUDED.cursor, client_id = EXCLUDED.client_id, pushed_by = EXCLUDED.pushed_by, body = EXCLUDED.body, pushed_at = now())
+     SELECT pg_notify($8, $9) WHERE $8::text IS NOT NULL`,
+    [
+      projectId,
+      rows.map((r) => r.kind),
+      rows.map((r) => r.rowId),
+      rows.map((r) => r.cursor),
+      rows.map((r) => r.clientId),
+      rows.map((r) => r.userId),
+      rows.map((r) => r.json),
+      notice?.channel ?? null,
+      notice?.payload ?? null,
+    ],
   );
-  return row.cursor;
 }
 
 /** The rows of one kind that belong to a clip, oldest cursor first. */
@@ -79,18 +130,17 @@ export async function gtPainters(tx: Queryable, projectId: string, clipId: strin
 }
 
 /**
- * For each frame layer of these clips, the newest cursor among revisions of other clients than
- * `clientId`, keyed "<clipId>/<source>/<frameIndex>": a revision whose base is at least that saw
- * them all, so only the others need `revisionsAfter`.
+ * For each frame layer of these clips ("<clipId>/<source>/<frameIndex>") and each client that wrote
+ * revisions of it (null: none named), the newest cursor: a revision whose base is at least the
+ * newest of the other clients' saw them all, so only the others need `revisionsAfter`.
  */
-export async function newestOtherRevisions(tx: Queryable, projectId: string, clipIds: readonly string[], clientId: string): Promise<Map<string, Cursor>> {
-  const rows = await tx.query<{ clip_id: string; source: string; frame_index: number; cursor: string }>(
-    `SELECT body ->> 'clipId' AS clip_id, body ->> 'source' AS source, (body ->> 'frameIndex')::int AS frame_index, max(cursor)::text AS cursor
-     FROM sync_rows WHERE project_id = $1 AND kind = 'revision' AND body ->> 'clipId' = ANY($2::text[]) AND client_id IS DISTINCT FROM $3::uuid
-     GROUP BY 1, 2, 3`,
-    [projectId, clipIds, clientId],
+export async function newestRevisionsByClient(tx: Queryable, projectId: string, clipIds: readonly string[]): Promise<{ layer: string; client_id: string | null; cursor: Cursor }[]> {
+  return tx.query(
+    `SELECT concat_ws('/', body ->> 'clipId', body ->> 'source', (body ->> 'frameIndex')::int) AS layer, client_id::text AS client_id, max(cursor)::text AS cursor
+     FROM sync_rows WHERE project_id = $1 AND kind = 'revision' AND body ->> 'clipId' = ANY($2::text[])
+     GROUP BY 1, 2`,
+    [projectId, clipIds],
   );
-  return new Map(rows.map((r) => [`${r.clip_id}/${r.source}/${r.frame_index}`, r.cursor]));
 }
 
 /** Revisions of one frame's layer stored after `base` by other clients than `clientId`. */

@@ -17,6 +17,7 @@ import {
   type PushResponse,
 } from '../../../src/sync/protocol';
 import { mayUpload } from '../../auth/syncPermissions';
+import type { PushTiming } from '../../sync/pushQueue';
 import { lastIssuedCursor, pullPage } from '../../sync/syncStore';
 import { requireUser } from '../authenticate';
 import { HttpError } from '../httpError';
@@ -61,10 +62,15 @@ const pullQuerySchema = {
 
 type ProjectParams = { projectId: string };
 
+/** `queue;dur=…, batch;dur=…;desc="<pushes> pushes", total;dur=…` (milliseconds). */
+export function serverTiming(t: PushTiming, totalMs: number): string {
+  return `queue;dur=${t.queuedMs.toFixed(1)}, batch;dur=${t.batchMs.toFixed(1)};desc="${t.batchPushes} pushes", total;dur=${totalMs.toFixed(1)}`;
+}
+
 export function syncRoutes(api: FastifyInstance, ctx: ServerContext): void {
   const auth = { preHandler: requireUser(ctx) };
 
-  api.post<{ Params: ProjectParams; Body: PushRequest }>('/projects/:projectId/sync/push', { ...auth, bodyLimit: MAX_PUSH_BYTES, schema: { body: pushSchema } }, async (request): Promise<PushResponse> => {
+  api.post<{ Params: ProjectParams; Body: PushRequest }>('/projects/:projectId/sync/push', { ...auth, bodyLimit: MAX_PUSH_BYTES, schema: { body: pushSchema } }, async (request, reply): Promise<PushResponse> => {
     const { projectId, role } = await myRole(ctx, request);
     const body = request.body;
     if (body.protocol !== SYNC_PROTOCOL_VERSION) throw new HttpError(400, `this server speaks sync protocol ${SYNC_PROTOCOL_VERSION}, not ${body.protocol}`);
@@ -72,7 +78,11 @@ export function syncRoutes(api: FastifyInstance, ctx: ServerContext): void {
       const refusal = mayUpload(role);
       if (refusal) throw new HttpError(403, refusal);
     }
-    return ctx.pushes.push({ projectId, role, user: request.signedIn, request: body });
+    const timing: PushTiming = { queuedMs: 0, batchMs: 0, batchPushes: 0 };
+    const response = await ctx.pushes.push({ projectId, role, user: request.signedIn, request: body }, timing);
+    // The server's own time (from the request's arrival, sign-in check included), for benches and proxies' logs.
+    reply.header('server-timing', serverTiming(timing, reply.elapsedTime));
+    return response;
   });
 
   api.get<{ Params: ProjectParams; Querystring: { after?: string; limit?: string } }>(
