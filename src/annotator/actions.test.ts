@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ACTIONS, BRUSH_SIZES, findAction, handleShortcut, nextBrushSize, type ActionContext, type EditorCommands, type EditorState } from './actions';
+import { ACTIONS, BRUSH_SIZES, findAction, handleShortcut, nextBrushSize, whyDisabled, type ActionContext, type EditorCommands, type EditorState } from './actions';
 import { parseShortcut, type KeyInput } from './shortcuts';
 
 function context(state: Partial<EditorState> = {}): ActionContext & { commands: { [K in keyof EditorCommands]: ReturnType<typeof vi.fn> } } {
@@ -59,6 +59,16 @@ describe('ACTIONS', () => {
     expect(ctx.commands.setClass).not.toHaveBeenCalled();
     // The plain digit still picks the class.
     expect(handleShortcut(key('1', { code: 'Digit1' }), ctx)?.id).toBe('class.1');
+  });
+
+  it('in an objects project, 1 and 2 pick no state (there are none) while 0 still erases', () => {
+    const ctx = context({ paintsObjects: true });
+    handleShortcut(key('1', { code: 'Digit1' }), ctx);
+    handleShortcut(key('2', { code: 'Digit2' }), ctx);
+    expect(ctx.commands.setClass).not.toHaveBeenCalled();
+    expect(whyDisabled(findAction('class.1')!, ctx)).toMatch(/pick one in the object list/);
+    handleShortcut(key('0', { code: 'Digit0' }), ctx);
+    expect(ctx.commands.setClass).toHaveBeenCalledWith(0);
   });
 
   it('have unique ids and no two share a shortcut', () => {

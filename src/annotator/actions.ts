@@ -73,6 +73,8 @@ export interface EditorState {
   readOnly: boolean;
   /** Why it is read-only, as the palette says it ("read-only: approved clip"); null when editable. */
   readOnlyReason?: string | null;
+  /** An objects project: the tools paint objects (picked in the object list), not the two states. */
+  paintsObjects?: boolean;
 }
 
 export interface ActionContext {
@@ -139,8 +141,9 @@ function classAction(value: PaintClass, label: string): Action {
     label,
     group: 'class',
     shortcuts: [String(value)],
-    enabled: canEdit,
-    reason: readOnlyReason,
+    // In an objects project the states do not exist (erasing does): objects are picked in their list.
+    enabled: (ctx) => canEdit(ctx) && (value === 0 || !ctx.state.paintsObjects),
+    reason: (ctx) => readOnlyReason(ctx) ?? (value !== 0 && ctx.state.paintsObjects ? 'an objects project paints objects: pick one in the object list' : null),
     run: ({ commands }) => commands.setClass(value),
   };
 }

@@ -15,7 +15,8 @@
 import type { LabelMap } from '../masks/labelMap';
 import { applyPatch, invertPatch, patchBytes, patchFits, type Patch } from './patch';
 import { REDO_PREFIX, replayRevisions, UNDO_PREFIX, type LoggedRevision, type ReplayEntry } from './historyReplay';
-import { revisionToPatch } from './revisionPatch';
+import { revisionToPatch, type RevisionPixels } from './revisionPatch';
+import type { PixelCodec } from './pixelCodec';
 
 export const DEFAULT_HISTORY_BUDGET = 64 * 1024 * 1024;
 
@@ -27,6 +28,8 @@ export interface HistoryOptions {
    * history's back): the frame's stacks are dropped instead of scribbling over foreign pixels.
    */
   onStale?: (frameIndex: number) => void;
+  /** Stored revision → patch (annotator/pixelCodec.ts); the states encoding by default. */
+  codec?: Pick<PixelCodec, 'toPatch'>;
 }
 
 interface Entry {
@@ -44,6 +47,7 @@ interface Stacks {
 export class History {
   readonly budgetBytes: number;
   private readonly onStale: ((frameIndex: number) => void) | undefined;
+  private readonly toPatch: (rev: RevisionPixels) => Patch;
   private readonly frames = new Map<number, Stacks>();
   private clock = 0;
   private held = 0;
@@ -52,6 +56,7 @@ export class History {
   constructor(options: HistoryOptions = {}) {
     this.budgetBytes = options.budgetBytes ?? DEFAULT_HISTORY_BUDGET;
     this.onStale = options.onStale;
+    this.toPatch = options.codec?.toPatch ?? revisionToPatch;
   }
 
   /** Forgets every frame's history (the clip is read again from the store). */
@@ -162,7 +167,7 @@ export class History {
     for (const list of [undo.slice(u), redo.slice(r)]) {
       for (let i = list.length - 1; i >= 0; i--) {
         try {
-          decoded.set(list[i], revisionToPatch(list[i].revision));
+          decoded.set(list[i], this.toPatch(list[i].revision));
         } catch {
           unreadable += i + 1;
           break;

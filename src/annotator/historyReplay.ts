@@ -20,7 +20,7 @@
  * because every revision records the pixels it really replaced, so undo can never corrupt a mask;
  * at worst the stacks differ from the ones the user had.
  */
-import type { Rle } from '../store/types';
+import type { Rle, RevisionObject } from '../store/types';
 import type { RevisionPixels } from './revisionPatch';
 
 /** A stored revision as the replay needs it (store `Revision` rows fit). */
@@ -85,7 +85,19 @@ function sameChange(rev: RevisionPixels, edit: RevisionPixels, inverted: boolean
   const [before, beforeTrf, after, afterTrf] = inverted
     ? [edit.after, edit.afterTrf, edit.before, edit.beforeTrf]
     : [edit.before, edit.beforeTrf, edit.after, edit.afterTrf];
-  return sameRle(rev.before, before) && sameRle(rev.after, after) && sameRle(rev.beforeTrf, beforeTrf) && sameRle(rev.afterTrf, afterTrf);
+  const [objectsBefore, objectsAfter] = inverted ? [edit.objectsAfter, edit.objectsBefore] : [edit.objectsBefore, edit.objectsAfter];
+  return (
+    sameRle(rev.before, before) && sameRle(rev.after, after) && sameRle(rev.beforeTrf, beforeTrf) && sameRle(rev.afterTrf, afterTrf) &&
+    sameOwners(rev.objectsBefore, objectsBefore) && sameOwners(rev.objectsAfter, objectsAfter)
+  );
+}
+
+/** Owners as revisions list them: the same objects, each with the same pixels (any order). */
+function sameOwners(a: readonly RevisionObject[] | undefined, b: readonly RevisionObject[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.length !== b.length) return false;
+  const byId = new Map(b.map((o) => [o.id, o.rle]));
+  return a.every((o) => sameRle(o.rle, byId.get(o.id)));
 }
 
 function sameRle(a: Rle | undefined, b: Rle | undefined): boolean {

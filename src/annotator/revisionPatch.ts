@@ -16,7 +16,7 @@
  */
 import { encodeCountsWhere, makeRle, NONZERO, onTableFor } from '../masks/rle';
 import { checkRevisionBox, decodeRevisionSide } from '../masks/revisionPixels';
-import type { Rle, RevisionBox } from '../store/types';
+import type { Rle, RevisionBox, RevisionObject } from '../store/types';
 import type { Patch } from './patch';
 
 /**
@@ -37,6 +37,9 @@ export interface RevisionPixels {
   beforeTrf?: Rle;
   /** Pixels equal to 2 after the change (absent: none). */
   afterTrf?: Rle;
+  /** Owners of the box before and after, in objects projects (annotator/pixelCodec.ts); both or neither. */
+  objectsBefore?: RevisionObject[];
+  objectsAfter?: RevisionObject[];
 }
 
 const TRANSFORMED = onTableFor(2);

@@ -15,31 +15,41 @@ import { canonicalCounts, makeRle, rleCounts, type CocoRle } from './rle';
 export interface OwnerMap {
   readonly width: number;
   readonly height: number;
-  /** Row-major, index = y * width + x; 0 = no object, k = the object in slot k. */
-  readonly data: Uint16Array;
+  /**
+   * Row-major, index = y * width + x; 0 = no object, k = the object in slot k. Uint8 where a
+   * session holds at most 254 objects and paints with the label-map tools (annotator/pixelCodec.ts).
+   */
+  readonly data: Uint16Array | Uint8Array;
 }
 
-/** One object's pixels, as stored: a COCO RLE of size [height, width] (a frame, or a revision's box). */
+/**
+ * One object's pixels, as stored: a COCO RLE of size [height, width] (a frame, or a revision's box).
+ * Read as stored rows give it (its runs are checked against the size when decoded).
+ */
 export interface ObjectMask {
   id: string;
-  rle: CocoRle;
+  rle: { size: [number, number]; counts: string };
 }
 
-export interface CountedObjectMask extends ObjectMask {
+export interface CountedObjectMask {
+  id: string;
+  rle: CocoRle;
   area: number;
 }
 
 export const MAX_SLOTS = 0xffff;
 
-/** Object ids ↔ slot numbers 1..65535 for one clip in memory; a new id gets the next slot. */
+/** Object ids ↔ slot numbers 1..`max` for one clip in memory; a new id gets the next slot. */
 export class ObjectSlots {
   private readonly slots = new Map<string, number>();
   private readonly ids: string[] = [''];
 
+  constructor(readonly max = MAX_SLOTS) {}
+
   slotOf(id: string): number {
     let slot = this.slots.get(id);
     if (slot === undefined) {
-      if (this.ids.length > MAX_SLOTS) throw new RangeError(`a clip holds at most ${MAX_SLOTS} objects`);
+      if (this.ids.length > this.max) throw new RangeError(`the editor holds at most ${this.max} objects per clip`);
       slot = this.ids.length;
       this.slots.set(id, slot);
       this.ids.push(id);
@@ -67,15 +77,24 @@ export function createOwnerMap(width: number, height: number): OwnerMap {
  */
 export function ownerMapFromMasks(width: number, height: number, masks: readonly ObjectMask[], slots: ObjectSlots): OwnerMap {
   const map = createOwnerMap(width, height);
-  for (const m of masks) paintMask(map, m, slots.slotOf(m.id), slots);
+  paintObjectMasks(map, masks, slots);
   return map;
 }
 
-function paintMask(map: OwnerMap, m: ObjectMask, slot: number, slots: ObjectSlots): void {
+/**
+ * Writes each object's slot where its mask is on, into `map` in place. A pixel already holding
+ * another object refuses (MaskFormatError); one holding `free` (a value that is no object, such as
+ * the editor's "unassigned" mark) or 0 is taken.
+ */
+export function paintObjectMasks(map: OwnerMap, masks: readonly ObjectMask[], slots: ObjectSlots, free = 0): void {
+  for (const m of masks) paintMask(map, m, slots.slotOf(m.id), slots, free);
+}
+
+function paintMask(map: OwnerMap, m: ObjectMask, slot: number, slots: ObjectSlots, free: number): void {
   const { width: w, height: h, data } = map;
   const [mh, mw] = m.rle.size;
   if (mh !== h || mw !== w) throw new MaskFormatError(`the mask of object ${m.id} is ${mw}x${mh}, not ${w}x${h}`);
-  const counts = rleCounts(m.rle);
+  const counts = rleCounts(m.rle as CocoRle); // validates the runs against the size
   let pos = 0;
   for (let j = 0; j < counts.length; j++) {
     const end = pos + counts[j];
@@ -83,7 +102,7 @@ function paintMask(map: OwnerMap, m: ObjectMask, slot: number, slots: ObjectSlot
       for (let p = pos; p < end; p++) {
         const x = (p / h) | 0;
         const i = (p - x * h) * w + x;
-        if (data[i] !== 0 && data[i] !== slot) {
+        if (data[i] !== 0 && data[i] !== slot && data[i] !== free) {
           throw new MaskFormatError(`objects ${slots.idOf(data[i])} and ${m.id} both claim pixel (${x}, ${p - x * h}); a pixel belongs to one object`);
         }
         data[i] = slot;
@@ -98,13 +117,13 @@ function paintMask(map: OwnerMap, m: ObjectMask, slot: number, slots: ObjectSlot
  * count. One column-major pass over the map, whatever the number of objects: each change of owner
  * along the scan ends a run of one object and starts a run of another.
  */
-export function masksFromOwnerMap(map: OwnerMap, slots: ObjectSlots): CountedObjectMask[] {
+export function masksFromOwnerMap(map: OwnerMap, slots: ObjectSlots, free = 0): CountedObjectMask[] {
   const { width: w, height: h, data } = map;
   const runs = new Map<number, { counts: number[]; end: number; start: number; area: number }>();
   let current = 0;
   let start = 0;
   const close = (slot: number, endPos: number) => {
-    if (slot === 0) return;
+    if (slot === 0 || slot === free) return;
     let r = runs.get(slot);
     if (!r) runs.set(slot, (r = { counts: [], end: 0, start: 0, area: 0 }));
     r.counts.push(start - r.end, endPos - start);

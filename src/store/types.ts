@@ -453,7 +453,10 @@ export type DraftTool = 'brush' | 'eraser' | 'lasso' | 'move' | 'fill';
 /** What the tool read when the gesture started (annotator/tools/types.ts ToolContext). */
 export interface DraftStart {
   tool: DraftTool;
-  activeClass: 0 | 1 | 2;
+  /** The value painted: 0 erases; 1 / 2 the states; in an objects project the session's object slot. */
+  activeClass: number;
+  /** Objects projects: the object painted (slots are local to a session; the id is what a replay needs). */
+  object?: string;
   protect: boolean;
   brushSize: number;
   hitRadius: number;

@@ -10,6 +10,7 @@ import Konva from 'konva';
 import type { Box, LabelMap } from '../../masks/labelMap';
 import { boxUnion, contentBox } from '../../masks/geometry';
 import { hexRgb, maskBoxPixels, outlinePixels, type MaskStyle } from './maskPixels';
+import type { Rgb } from '../overlayPixels';
 import { OutlineShape } from './outlineShape';
 import { DEFAULT_STATE_COLOURS, type StateColours } from './stateColours';
 import { fitTransform, toImage, zoomAround, type ViewTransform } from './viewTransform';
@@ -22,6 +23,8 @@ export interface ViewOptions {
   onion: boolean;
   /** The colour of each state (#rrggbb), the user's choice per class. */
   colours: StateColours;
+  /** In an objects project: the colour of each object's slot (and of unassigned pixels), which replaces the states'. */
+  valueColours: Readonly<Record<number, string>> | null;
 }
 
 export class CanvasView {
@@ -45,7 +48,9 @@ export class CanvasView {
   private frameRequest = 0;
   private transform: ViewTransform = { scale: 1, x: 0, y: 0 };
   private readonly transformListeners = new Set<(t: ViewTransform) => void>();
-  private options: ViewOptions = { opacity: 0.5, style: 'fill', masksVisible: true, onion: false, colours: DEFAULT_STATE_COLOURS };
+  private options: ViewOptions = { opacity: 0.5, style: 'fill', masksVisible: true, onion: false, colours: DEFAULT_STATE_COLOURS, valueColours: null };
+  /** The fill colours of map values, from `options` (states, or objects' slots). */
+  private fillColours: Record<number, Rgb> = statesRgb(DEFAULT_STATE_COLOURS);
   private readonly width: number;
   private readonly height: number;
   /** Called after every repaint of the mask layer with the time it took (for the benchmark). */
@@ -129,8 +134,11 @@ export class CanvasView {
   }
 
   setOptions(next: Partial<ViewOptions>): void {
-    const coloursChanged = next.colours !== undefined && (next.colours[1] !== this.options.colours[1] || next.colours[2] !== this.options.colours[2]);
+    const coloursChanged =
+      (next.colours !== undefined && (next.colours[1] !== this.options.colours[1] || next.colours[2] !== this.options.colours[2])) ||
+      (next.valueColours !== undefined && JSON.stringify(next.valueColours) !== JSON.stringify(this.options.valueColours));
     this.options = { ...this.options, ...next };
+    if (coloursChanged) this.fillColours = this.options.valueColours ? valuesRgb(this.options.valueColours) : statesRgb(this.options.colours);
     const { masksVisible, style } = this.options;
     this.maskNode.opacity(this.options.opacity);
     this.maskNode.visible(masksVisible && style === 'fill');
@@ -230,10 +238,20 @@ export class CanvasView {
     this.painted = this.painted ? boxUnion(this.painted, clipped) : clipped;
     const img = this.maskCtx.createImageData(clipped.w, clipped.h);
     // The fill; the outline style hides it and shows only the outline shape.
-    maskBoxPixels(map, clipped, 'fill', img.data, { 1: hexRgb(this.options.colours[1]), 2: hexRgb(this.options.colours[2]) });
+    maskBoxPixels(map, clipped, 'fill', img.data, this.fillColours);
     this.maskCtx.putImageData(img, clipped.x, clipped.y);
     this.outline.invalidate(clipped);
     this.maskLayer.batchDraw();
     this.onPaint?.(performance.now() - t0);
   }
+}
+
+function statesRgb(colours: StateColours): Record<number, Rgb> {
+  return { 1: hexRgb(colours[1]), 2: hexRgb(colours[2]) };
+}
+
+function valuesRgb(colours: Readonly<Record<number, string>>): Record<number, Rgb> {
+  const out: Record<number, Rgb> = {};
+  for (const [value, hex] of Object.entries(colours)) out[Number(value)] = hexRgb(hex);
+  return out;
 }

@@ -7,22 +7,25 @@ import { STATE_COLOURS, type Rgb } from '../overlayPixels';
 
 export type MaskStyle = 'fill' | 'outline';
 
-/** `colours`: the state colours to use (the editor's per-class choice); the app's defaults otherwise. */
-export function maskBoxPixels(map: LabelMap, box: Box, style: MaskStyle, out: Uint8ClampedArray, colours: Record<1 | 2, Rgb> = STATE_COLOURS): void {
+/**
+ * `colours`: the colour of each map value shown (the states' per-class choice, or in an objects
+ * project each object's slot: annotator/pixelCodec.ts); values without one stay transparent.
+ */
+export function maskBoxPixels(map: LabelMap, box: Box, style: MaskStyle, out: Uint8ClampedArray, colours: Readonly<Record<number, Rgb>> = STATE_COLOURS): void {
   const { width: W, height: H, data } = map;
   for (let y = box.y; y < box.y + box.h; y++) {
     let o = (y - box.y) * box.w * 4;
     for (let x = box.x; x < box.x + box.w; x++, o += 4) {
       const i = y * W + x;
       const v = data[i];
-      let on = v === 1 || v === 2;
+      const c = v === 0 ? undefined : colours[v];
+      let on = c !== undefined;
       if (on && style === 'outline') {
         on =
           x === 0 || y === 0 || x === W - 1 || y === H - 1 ||
           data[i - 1] !== v || data[i + 1] !== v || data[i - W] !== v || data[i + W] !== v;
       }
-      if (on) {
-        const c = colours[v as 1 | 2];
+      if (on && c) {
         out[o] = c[0];
         out[o + 1] = c[1];
         out[o + 2] = c[2];

@@ -13,7 +13,8 @@
  *                                           silently skipped it (as it once did) looked broken.
  */
 
-export type PaintClass = 0 | 1 | 2;
+/** 0 erases; 1 and 2 are the states; in an objects project, the active object's slot (annotator/pixelCodec.ts). */
+export type PaintClass = number;
 
 /** old label -> new label. */
 export type WriteTable = Uint8Array;

@@ -7,9 +7,9 @@
 import type { SpocDb } from '../../store/db';
 import { getLayer } from '../../store/layers';
 import { listRevisions } from '../../store/revisions';
-import type { Clip, LayerSource } from '../../store/types';
-import { createLabelMap, type LabelMap } from '../../masks/labelMap';
-import { decodeLayer, parseLayer } from '../../masks/layers';
+import type { Clip, LayerObject, LayerSource } from '../../store/types';
+import type { LabelMap } from '../../masks/labelMap';
+import { STATE_CODEC, type PixelCodec } from '../pixelCodec';
 import type { History } from '../history';
 import { parseInstanceTags, type InstanceTag } from '../instances';
 import { FrameMaps } from './frameMaps';
@@ -19,6 +19,8 @@ export class ClipFrames {
   private readonly historyLoaded = new Set<number>();
   /** Instance tags per frame, as loaded or edited in this tab. */
   private readonly tags = new Map<number, InstanceTag[]>();
+  /** Objects per frame as last read or written (their per-frame facts outlive each edit: pixelCodec.ts layerOf). */
+  private readonly objects = new Map<number, LayerObject[]>();
 
   /** @param writesLanded settles once the writes queued so far are stored. */
   constructor(
@@ -27,6 +29,7 @@ export class ClipFrames {
     private readonly source: LayerSource,
     private readonly history: History,
     private readonly writesLanded: () => Promise<void>,
+    private readonly codec: PixelCodec = STATE_CODEC,
   ) {}
 
   /** Frame k's map: kept, being read, or read from the store now. */
@@ -62,19 +65,29 @@ export class ClipFrames {
     this.tags.set(index, tags);
   }
 
+  /** Frame k's objects as this tab last read or wrote them. */
+  objectsAt(index: number): LayerObject[] {
+    return this.objects.get(index) ?? [];
+  }
+
+  setObjects(index: number, objects: LayerObject[] | undefined): void {
+    this.objects.set(index, objects ?? []);
+  }
+
   /** Forgets every map, read under way, tag and replayed history (another tab changed the clip). */
   clear(): void {
     this.history.reset();
     this.historyLoaded.clear();
     this.maps.clear();
     this.tags.clear();
+    this.objects.clear();
   }
 
   private async read(index: number): Promise<LabelMap> {
     await this.writesLanded();
     const layer = await getLayer(this.db, this.clip.id, this.source, index);
     if (!this.tags.has(index)) this.tags.set(index, parseInstanceTags(layer?.instances));
-    if (!layer) return createLabelMap(this.clip.width, this.clip.height);
-    return decodeLayer(parseLayer(layer), { width: this.clip.width, height: this.clip.height });
+    if (!this.objects.has(index)) this.objects.set(index, layer?.objects ?? []);
+    return this.codec.mapOf(layer, this.clip.width, this.clip.height);
   }
 }

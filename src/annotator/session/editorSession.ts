@@ -12,7 +12,8 @@
  */
 import type { SpocDb } from '../../store/db';
 import { dropGestureDraft, writeGestureDraft } from '../../store/gestureDrafts';
-import type { Clip, LayerSource } from '../../store/types';
+import type { Clip, LayerObject, LayerSource } from '../../store/types';
+import { STATE_CODEC, type PixelCodec } from '../pixelCodec';
 import { createLabelMap, type Box, type LabelMap } from '../../masks/labelMap';
 import { boxUnion, contentBox } from '../../masks/geometry';
 import { History } from '../history';
@@ -52,7 +53,9 @@ export class EditorSession {
   private readonly db: SpocDb;
   /** Who is editing, asked at each write: the user may rename themselves while the clip is open. */
   private readonly author: () => string;
-  private readonly history = new History();
+  private readonly history: History;
+  /** How the shown map meets the stored rows (states or objects: annotator/pixelCodec.ts). */
+  readonly codec: PixelCodec;
   private readonly frames: ClipFrames;
   private readonly switcher: FrameSwitcher;
   private readonly saver: EditSaver;
@@ -84,8 +87,10 @@ export class EditorSession {
           write: (row) => writeGestureDraft(db, row),
           drop: (ref) => dropGestureDraft(db, ref),
         });
+    this.codec = options.codec ?? STATE_CODEC;
+    this.history = new History({ codec: this.codec });
     this.saver = new EditSaver(db, clip, options.pending ?? null, options.stallMs, (unsavedKept) => this.setState({ unsavedKept }));
-    this.frames = new ClipFrames(db, clip, this.source, this.history, () => this.saver.landed());
+    this.frames = new ClipFrames(db, clip, this.source, this.history, () => this.saver.landed(), this.codec);
     this.switcher = new FrameSwitcher({
       shownIndex: () => this.ctx.frameIndex,
       load: (index) => this.loadMap(index),
@@ -109,6 +114,7 @@ export class EditorSession {
     this.input = new ToolRouter(this.ctx, this.drafts, {
       state: () => this.state,
       author: () => this.author(),
+      paintedObject: () => this.objectOf(this.ctx.activeClass),
       tagAt: (x, y) => this.tagAt(x, y),
       settle: () => this.syncBusy(),
       roomToolChanged: () => this.setState({ roomTool: this.input.roomTool?.scope ?? null }),
@@ -503,6 +509,22 @@ export class EditorSession {
     this.input.clearRoomTools();
   }
 
+  /** In an objects project, the id of the object painted with `value` (a slot), else undefined. */
+  objectOf(value: number): string | undefined {
+    return this.codec.slots?.idOf(value);
+  }
+
+  /** In an objects project, the map value that paints object `id` (it gets a slot on first use). */
+  slotOf(id: string): number {
+    if (!this.codec.slots) throw new Error('this clip is not in an objects project');
+    return this.codec.slots.slotOf(id);
+  }
+
+  /** Frame k's objects as this session knows them (pixels, presence, keyframe). */
+  objectsAt(frameIndex: number): readonly LayerObject[] {
+    return this.frames.objectsAt(frameIndex);
+  }
+
   // ---- internals -------------------------------------------------------------------------------
 
   /** A tool's finished gesture on the shown frame (already applied to the map). */
@@ -523,7 +545,19 @@ export class EditorSession {
    * also settles the gesture's draft rows in the same write.
    */
   private persist(frameIndex: number, map: LabelMap, patch: Patch | null, gesture: boolean): void {
-    const write = frameWrite({ clipId: this.clip.id, source: this.source, frameIndex, map, tags: this.frames.tagsAt(frameIndex), patch, author: this.author(), at: Date.now() });
+    const write = frameWrite({
+      clipId: this.clip.id,
+      source: this.source,
+      frameIndex,
+      map,
+      tags: this.frames.tagsAt(frameIndex),
+      patch,
+      author: this.author(),
+      at: Date.now(),
+      codec: this.codec,
+      objects: this.frames.objectsAt(frameIndex),
+    });
+    this.frames.setObjects(frameIndex, write.layer.objects);
     const draft = gesture ? (this.drafts?.take(frameIndex) ?? null) : null;
     this.saver.enqueue({ ...write, ...(draft ? { drafts: [draft] } : {}) });
     this.setState({ revision: this.state.revision + 1 });

@@ -3,11 +3,10 @@
  * plus the revision of the change, if the pixels changed. Pure: the write-behind queue stores it.
  */
 import type { FrameEdits } from '../../store/layers';
-import type { LayerInput, LayerSource, RevisionInput } from '../../store/types';
+import type { LayerInput, LayerObject, LayerSource, RevisionInput } from '../../store/types';
 import type { LabelMap } from '../../masks/labelMap';
-import { encodeLayer } from '../../masks/layers';
 import type { PendingWrite } from '../persistQueue';
-import { patchToRevision } from '../revisionPatch';
+import { STATE_CODEC, type PixelCodec } from '../pixelCodec';
 import type { InstanceTag } from '../instances';
 import type { Patch } from '../patch';
 
@@ -21,13 +20,17 @@ export interface FrameWriteOf {
   tags: InstanceTag[];
   /** The change's patch (one revision), or null when only the tags changed. */
   patch: Patch | null;
+  /** The map's encoding (pixelCodec.ts); the states encoding when absent. */
+  codec?: PixelCodec;
+  /** The frame's objects before the change (their per-frame facts are kept). */
+  objects?: readonly LayerObject[];
   author: string;
   at: number;
 }
 
-export function frameWrite({ clipId, source, frameIndex, map, tags, patch, author, at }: FrameWriteOf): FrameWrite {
-  const revisions = patch ? [{ ...patchToRevision(patch), clipId, source, author, at }] : [];
-  const { act, trf } = encodeLayer(map);
+export function frameWrite({ clipId, source, frameIndex, map, tags, patch, author, at, codec = STATE_CODEC, objects }: FrameWriteOf): FrameWrite {
+  const revisions = patch ? [{ ...codec.toRevision(patch), clipId, source, author, at }] : [];
+  const pixels = codec.layerOf(map, objects);
   return {
     clipId,
     frameIndex,
@@ -36,8 +39,7 @@ export function frameWrite({ clipId, source, frameIndex, map, tags, patch, autho
       clipId,
       frameIndex,
       source,
-      act,
-      trf,
+      ...pixels,
       ...(tags.length > 0 ? { instances: { tags } } : {}),
       provenance: { kind: 'manual', by: author, at },
     },

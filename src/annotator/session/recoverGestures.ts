@@ -12,10 +12,8 @@ import type { SpocDb } from '../../store/db';
 import { deleteGestureDraftRows, listGestureDrafts, type GestureDraftRow } from '../../store/gestureDrafts';
 import { getLayer, saveFrameEdits } from '../../store/layers';
 import type { Clip } from '../../store/types';
-import { createLabelMap } from '../../masks/labelMap';
-import { decodeLayer, encodeLayer, parseLayer } from '../../masks/layers';
 import type { Patch } from '../patch';
-import { patchToRevision } from '../revisionPatch';
+import { codecFor } from '../pixelCodec';
 import { createTool } from '../tools/createTool';
 import type { ToolContext, ToolId } from '../tools/types';
 
@@ -73,12 +71,15 @@ async function replayAndSave(db: SpocDb, clip: Clip, rows: GestureDraftRow[]): P
   const start = head.start!;
   const frameIndex = head.frameIndex;
   const layer = await getLayer(db, clip.id, 'gt', frameIndex);
-  const map = layer ? decodeLayer(parseLayer(layer), { width: clip.width, height: clip.height }) : createLabelMap(clip.width, clip.height);
+  // Slots are a session's own numbers: an objects project's stroke is replayed by the object it named.
+  const codec = codecFor(await db.projects.get(clip.projectId));
+  const map = codec.mapOf(layer, clip.width, clip.height);
+  const activeClass = start.object !== undefined && codec.slots ? codec.slots.slotOf(start.object) : start.activeClass;
   const patches: Patch[] = [];
   const ctx: ToolContext = {
     map,
     frameIndex,
-    activeClass: start.activeClass,
+    activeClass,
     protect: start.protect,
     brushSize: start.brushSize,
     hitRadius: start.hitRadius,
@@ -98,14 +99,14 @@ async function replayAndSave(db: SpocDb, clip: Clip, rows: GestureDraftRow[]): P
     return false;
   }
   const at = rows.at(-1)!.at;
-  const revision = { ...patchToRevision(patches[0]!), clipId: clip.id, source: 'gt' as const, author: start.author, at };
+  const revision = { ...codec.toRevision(patches[0]!), clipId: clip.id, source: 'gt' as const, author: start.author, at };
   await saveFrameEdits(db, [
     {
       layer: {
         clipId: clip.id,
         frameIndex,
         source: 'gt',
-        ...encodeLayer(map),
+        ...codec.layerOf(map, layer?.objects),
         ...(layer?.instances !== undefined ? { instances: layer.instances } : {}),
         provenance: { kind: 'manual', by: start.author, at },
       },

@@ -10,6 +10,7 @@ import type { ActionScope, EditorToolId } from '../actions';
 import type { InstanceTag } from '../instances';
 import type { PaintClass } from '../paint/paintRule';
 import type { Patch } from '../patch';
+import type { PixelCodec } from '../pixelCodec';
 
 export interface SessionState {
   frameIndex: number;
@@ -74,6 +75,8 @@ export interface SessionOptions {
   pending?: PendingEditsPort;
   /** After this long without an answer a write counts as stalled (PersistQueue's default if unset). */
   stallMs?: number;
+  /** How the map meets the stored rows: the states (SPOC) or the clip's objects (annotator/pixelCodec.ts). */
+  codec?: PixelCodec;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface ToolRouterHost {
   state(): SessionState;
   /** Who is editing now, for a stroke's draft. */
   author(): string;
+  /** In an objects project, the object the active value paints (a stroke's draft names it: slots are per session). */
+  paintedObject(): string | undefined;
   /** Tags the region under (x, y) (the tag tool). */
   tagAt(x: number, y: number): void;
   /** A gesture may have begun or ended: refresh busy and the undo state. */
@@ -131,7 +133,8 @@ export class ToolRouter {
     this.tool.onPointerDown(p);
     if (!wasBusy && this.tool.busy) {
       const { activeClass, protect, brushSize, hitRadius, frameIndex } = this.ctx;
-      this.drafts?.begin(this.tool.id, frameIndex, { activeClass, protect, brushSize, hitRadius, author: this.host.author() }, p);
+      const object = this.host.paintedObject();
+      this.drafts?.begin(this.tool.id, frameIndex, { activeClass, protect, brushSize, hitRadius, author: this.host.author(), ...(object ? { object } : {}) }, p);
     } else this.drafts?.input('down', p);
     this.host.settle();
   }

@@ -20,6 +20,7 @@ import { orderOverlays } from './canvasOverlays';
 import { ANNOTATOR_OVERLAYS } from './overlays/annotatorOverlays';
 import { Toolbar } from './Toolbar';
 import { SidePanel } from './SidePanel';
+import { ObjectsPanel, objectColours, useClipObjects } from './ObjectsPanel';
 import { ShortcutSheet } from './ShortcutSheet';
 import { CommandPalette } from './CommandPalette';
 import { FillConfirm } from './FillConfirm';
@@ -98,7 +99,7 @@ const EditorView = memo(function EditorView({ clip, slots, session, images, auth
   // The canvas overlays, the annotator's and the rooms', bottom to top by their declared z.
   const overlays = useMemo(() => orderOverlays([...ANNOTATOR_OVERLAYS, ...(slots.canvasOverlays ?? [])]), [slots]);
   const masksVisible = useMasksShown(masksToggle, slots, slot);
-  const ctx: ActionContext = { state: editorStateOf(state, clip.frameCount, masksVisible, clip.status === 'approved'), commands };
+  const ctx: ActionContext = { state: editorStateOf(state, clip.frameCount, masksVisible, clip.status === 'approved', session.codec.kind === 'objects'), commands };
   // The one action table: the editor's own and those the rooms contribute (palette, sheet, keys).
   const roomActions = useRoomActions(slots, slot);
   const registry = useMemo<readonly Action[]>(() => [...ACTIONS, ...roomActions], [roomActions]);
@@ -109,19 +110,26 @@ const EditorView = memo(function EditorView({ clip, slots, session, images, auth
   const spaceHeld = useEditorKeys({ session, commands, registry, frameCount: clip.frameCount, masksVisible: masksToggle.latestRef, approved: approvedNow, closeDialogs });
 
   const { tools: Tools, canvasOverlay: CanvasOverlay, beforeSidePanel: BeforeSidePanel, afterSidePanel: AfterSidePanel } = slots;
+  // An objects project paints objects: their list replaces the two states (docs/objects.md).
+  const paintsObjects = session.codec.kind === 'objects';
+  const clipObjects = useClipObjects(db, clip);
+  const valueColours = useMemo(() => (paintsObjects && clipObjects ? objectColours(session, clipObjects.objects) : null), [paintsObjects, clipObjects, session]);
   return (
     <div className="flex h-[calc(100vh-45px)] flex-col">
       <ClipHeader clip={clip} state={state} persist={persist} Header={slots.header} slot={slot} />
-      <Toolbar ctx={ctx}>{Tools && <Tools {...slot} />}</Toolbar>
+      <Toolbar ctx={ctx} states={!paintsObjects}>
+        {Tools && <Tools {...slot} />}
+      </Toolbar>
       <div className="flex min-h-0 flex-1">
         <div className="relative min-w-0 flex-1">
-          <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} masksVisible={masksVisible} renderOverlays={(view) => <OverlayLayer view={view} overlays={overlays} context={slot} />} />
+          <CanvasHost session={session} images={images} spaceHeldRef={spaceHeld} handleRef={canvas} onZoom={setZoom} masksVisible={masksVisible} valueColours={valueColours} renderOverlays={(view) => <OverlayLayer view={view} overlays={overlays} context={slot} />} />
           {CanvasOverlay && <CanvasOverlay {...slot} />}
           <FillConfirm session={session} busy={state.busy} />
           <span className="pointer-events-none absolute bottom-1 left-2 text-xs text-zinc-500">
             {Math.round(zoom)}% · {state.tool} · {state.protect ? 'protecting other class' : 'painting over other class'}
           </span>
         </div>
+        {paintsObjects && clipObjects && <ObjectsPanel db={db} clip={clip} session={session} state={state} author={author} objects={clipObjects.objects} schema={clipObjects.schema} />}
         {BeforeSidePanel && <BeforeSidePanel {...slot} />}
         <SidePanel
           db={db}

@@ -28,11 +28,13 @@ interface Props {
   onZoom: (percent: number) => void;
   /** Whether the gt masks show (the editor derives it: masksShown.ts). */
   masksVisible: boolean;
+  /** In an objects project, the colour of each object's map value (ObjectsPanel); null shows the states. */
+  valueColours?: Readonly<Record<number, string>> | null;
   /** The react-konva overlays, rendered once the view exists (OverlayLayer). */
   renderOverlays: (view: CanvasView) => ReactNode;
 }
 
-export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, masksVisible, renderOverlays }: Props) {
+export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, masksVisible, valueColours = null, renderOverlays }: Props) {
   const container = useRef<HTMLDivElement>(null);
   const [shownView, setShownView] = useState<CanvasView | null>(null);
 
@@ -212,6 +214,10 @@ export function CanvasHost({ session, images, spaceHeldRef, handleRef, onZoom, m
     // For tests: what the view was told, next to data-frame.
     container.current!.dataset.masks = masksVisible ? 'shown' : 'hidden';
   }, [masksVisible, session, images, spaceHeldRef, handleRef, onZoom]);
+
+  useEffect(() => {
+    handleRef.current?.canvasView().setOptions({ valueColours });
+  }, [valueColours, session, handleRef]);
 
   return (
     <>

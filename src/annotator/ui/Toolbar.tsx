@@ -26,17 +26,22 @@ function ActionButton({ id, ctx, active = false, children }: { id: string; ctx: 
 }
 
 /** `children`: other rooms' actions (AI assists), placed after the edit actions (the editor's `tools` slot). */
-export function Toolbar({ ctx, children }: { ctx: ActionContext; children?: React.ReactNode }) {
+/** `states`: show the two state buttons (SPOC projects); an objects project picks objects in its panel instead. */
+export function Toolbar({ ctx, states = true, children }: { ctx: ActionContext; states?: boolean; children?: React.ReactNode }) {
   const { state } = ctx;
   const view = useEditorView();
   return (
     <div className="flex flex-wrap items-center gap-1 whitespace-nowrap border-b border-zinc-800 bg-zinc-900 px-2 py-1" role="toolbar" aria-label="Editor tools">
-      <ActionButton id="class.1" ctx={ctx} active={state.activeClass === 1}>
-        <span style={{ color: view.colours[1] }}>■</span> actionable
-      </ActionButton>
-      <ActionButton id="class.2" ctx={ctx} active={state.activeClass === 2}>
-        <span style={{ color: view.colours[2] }}>■</span> transformed
-      </ActionButton>
+      {states && (
+        <>
+          <ActionButton id="class.1" ctx={ctx} active={state.activeClass === 1}>
+            <span style={{ color: view.colours[1] }}>■</span> actionable
+          </ActionButton>
+          <ActionButton id="class.2" ctx={ctx} active={state.activeClass === 2}>
+            <span style={{ color: view.colours[2] }}>■</span> transformed
+          </ActionButton>
+        </>
+      )}
       <ActionButton id="class.0" ctx={ctx} active={state.activeClass === 0}>
         erase
       </ActionButton>

@@ -298,7 +298,7 @@ export class SamTool {
 }
 
 /** The label map after writing `mask` as class `cls` (a new array; `map` is not changed). */
-export function applySamMask(map: LabelMap, mask: BinaryMask, cls: 1 | 2, protect: boolean, mode: 'replace' | 'extend'): Uint8Array {
+export function applySamMask(map: LabelMap, mask: BinaryMask, cls: number, protect: boolean, mode: 'replace' | 'extend'): Uint8Array {
   const { width, height } = map;
   if (mask.width !== width || mask.height !== height) {
     throw new RangeError(`mask is ${mask.width}x${mask.height} but the frame is ${width}x${height}`);

@@ -11,6 +11,7 @@ import { authorNow, userNames } from '../../../workspace/user';
 import { pendingEditsPort } from '../../../workspace/journal';
 import type { Clip } from '../../../store/types';
 import { EditorSession } from '../../session/editorSession';
+import { codecFor } from '../../pixelCodec';
 import { FrameImageCache } from '../../session/frameImages';
 import { acquireClipLock } from '../../session/clipLock';
 import { externalChangeNotice, watchExternalGtChanges, type ExternalGtChange } from '../../session/externalChanges';
@@ -73,6 +74,8 @@ export function useOpenedSession(clip: Clip, frame: number): OpenedSession | nul
     };
 
     const readOnly = () => !lockGranted || approvedRef.current;
+    // An objects project's clips paint objects (annotator/pixelCodec.ts); each session numbers them afresh.
+    const codecOf = async () => codecFor(await db.projects.get(c.projectId));
     // Approved or reopened: a fresh session on the same frame, read-only or not. Closing the old
     // one still writes the edits it had queued.
     statusChanged.current = () => {
@@ -82,7 +85,7 @@ export function useOpenedSession(clip: Clip, frame: number): OpenedSession | nul
           if (!alive || !old || !images) return;
           session = null;
           await old.close();
-          const next = await EditorSession.open(db, c, author, old.snapshot.frameIndex, { readOnly: readOnly(), pending: pendingEditsPort() });
+          const next = await EditorSession.open(db, c, author, old.snapshot.frameIndex, { readOnly: readOnly(), pending: pendingEditsPort(), codec: await codecOf() });
           if (!alive) return void next.close();
           session = next;
           setOpened({ session: next, images, author, generation: ++generation });
@@ -114,7 +117,7 @@ export function useOpenedSession(clip: Clip, frame: number): OpenedSession | nul
           stopWatching = watch.stop;
           await watch.ready;
         }
-        session = await EditorSession.open(db, c, author, k0, { readOnly: readOnly(), pending: pendingEditsPort() });
+        session = await EditorSession.open(db, c, author, k0, { readOnly: readOnly(), pending: pendingEditsPort(), codec: await codecOf() });
         if (!alive) {
           void session.close().finally(() => lock.release());
           return;
