@@ -46,7 +46,8 @@ describe('the live area store handed down through the slot context', () => {
 
     session.paint({ x: 0, y: 0, w: 10, h: 10 }, 1);
     session.paint({ x: 20, y: 0, w: 5, h: 4 }, 2);
-    vi.advanceTimersByTime(20);
+    // Edits reach the panels at most twice a second, the last one always (metrics/panels/liveStore.ts).
+    vi.advanceTimersByTime(600);
 
     // The timeline's sparkline (useGtAreas over the context's stored rows and store) ...
     const timeline = withEditedAreas(stored, editorStore.getSnapshot().edited);
