@@ -70,6 +70,15 @@ describe('objects codec', () => {
     expect(Array.from(back.after)).toEqual(Array.from(patch.after));
   });
 
+  it('keeps a SPOC layer\'s objects inside its states when the states are edited', () => {
+    const objects = codecWith('a', 'b').layerOf(mapOf(['11.22.', '11.22.', '......', '......'])).objects!;
+    // The states editor erased a column of a's pixels and swapped b's states: b keeps all it had.
+    const next = STATE_CODEC.layerOf(mapOf(['1..12.', '1..21.', '......', '......']), objects.map((o) => ({ ...o, provenance: { kind: 'imported', by: 'x', at: 1 } })));
+    expect(next.objects?.map((o) => [o.id, o.area, o.provenance?.kind])).toEqual([['a', 2, undefined], ['b', 4, 'imported']]);
+    const layer = checkLayer(new RecordCheck('The layer'), { clipId: 'c1', frameIndex: 0, source: 'gt', ...next, provenance: { kind: 'manual', by: 'a', at: 1 } }, '', clip, 'input', 1);
+    expect(layer.objects).toHaveLength(2);
+  });
+
   it('caps a session at 254 objects, and the states codec is the encoding SPOC always had', () => {
     const codec = codecWith(...Array.from({ length: 254 }, (_, i) => `o${i}`));
     expect(() => codec.slots.slotOf('one too many')).toThrow(/at most 254 objects per clip/);

@@ -16,7 +16,7 @@
 import type { LabelMap } from '../masks/labelMap';
 import { createLabelMap } from '../masks/labelMap';
 import { decodeLayer, encodeLayer, parseLayer } from '../masks/layers';
-import { masksFromOwnerMap, paintObjectMasks, ObjectSlots } from '../masks/ownerMap';
+import { masksFromOwnerMap, ownerMapFromMasks, paintObjectMasks, ObjectSlots } from '../masks/ownerMap';
 import { encodeCountsWhere, makeRle, NONZERO, rleCounts, decodeCounts, parseCocoRle } from '../masks/rle';
 import { MaskFormatError } from '../masks/errors';
 import type { Layer, LayerObject, Rle, RevisionObject } from '../store/types';
@@ -46,7 +46,7 @@ export interface PixelCodec {
 export const STATE_CODEC: PixelCodec = {
   kind: 'states',
   mapOf: (layer, width, height) => (layer ? decodeLayer(parseLayer({ act: layer.act, trf: layer.trf }), { width, height }) : createLabelMap(width, height)),
-  layerOf: (map, previous) => ({ ...encodeLayer(map), ...(previous && previous.length > 0 ? { objects: [...previous] } : {}) }),
+  layerOf: (map, previous) => ({ ...encodeLayer(map), ...(previous && previous.length > 0 ? { objects: objectsWithinStates(map, previous) } : {}) }),
   toRevision: patchToRevision,
   toPatch: revisionToPatch,
 };
@@ -109,6 +109,25 @@ export function objectCodec(slots: ObjectSlots = new ObjectSlots(MAX_EDITOR_OBJE
       return { frameIndex: rev.frameIndex, box: { ...box }, action: rev.action, before: side(rev.before, rev.objectsBefore, 'before'), after: side(rev.after, rev.objectsAfter, 'after') };
     },
   };
+}
+
+/**
+ * A SPOC layer's objects after a state edit: each keeps only its pixels that are still annotated (an
+ * owned pixel must be actionable or transformed), with its facts. The SPOC editor does not paint
+ * objects yet (docs/objects.md "What comes next"), but a layer that has them (a bundle's) keeps them.
+ */
+function objectsWithinStates(map: LabelMap, previous: readonly LayerObject[]): LayerObject[] {
+  const slots = new ObjectSlots();
+  const owners = ownerMapFromMasks(map.width, map.height, previous, slots);
+  for (let i = 0; i < owners.data.length; i++) if (map.data[i] === 0) owners.data[i] = 0;
+  const byId = new Map(masksFromOwnerMap(owners, slots).map((m) => [m.id, m]));
+  return previous.map((o) => {
+    const m = byId.get(o.id);
+    const kept: LayerObject = m ? { ...o, rle: m.rle, area: m.area } : { ...o, rle: makeRle([map.width * map.height], map.height, map.width), area: 0 };
+    if (kept.area === 0 && kept.presence === 'visible') delete kept.presence;
+    if (kept.rle.counts !== o.rle.counts) delete kept.provenance;
+    return kept;
+  });
 }
 
 /** The codec a clip of `project` is edited with: objects for an objects project, states otherwise. */
