@@ -90,3 +90,15 @@ export function displayPath(root: string, rel: string): string {
   const joined = rel ? path.join(root, rel) : root;
   return joined.split(path.sep).join('/');
 }
+
+/** "evaluating: n/total frames" on a terminal's stderr, every 25 frames and at the end; nothing when stderr is not a terminal. */
+export function frameProgress(io: CliIo): ((done: number, total: number) => void) | undefined {
+  if ((io.stderr as { isTTY?: boolean }).isTTY !== true) return undefined;
+  let lastShown = 0;
+  return (done, total) => {
+    if (done !== total && done - lastShown < 25) return;
+    lastShown = done;
+    io.stderr.write(`\revaluating: ${done}/${total} frames`);
+    if (done === total) io.stderr.write('\r\x1b[K');
+  };
+}

@@ -6,7 +6,7 @@ import { flag, parseChoice, parseCommandArgs, requireString, stringOption } from
 import { runEvaluation } from '../evaluate';
 import { VOS_ONLY_OPTIONS, evalVosCommand } from './evalVos';
 import { EVAL_HELP } from '../help';
-import { DataError, EXIT, UsageError, fsProblem, resolvePath, type CliIo } from '../io';
+import { DataError, EXIT, UsageError, frameProgress, fsProblem, resolvePath, type CliIo } from '../io';
 import { scanMasks } from '../layout';
 import { buildJson, formatReport, formatWarnings, stringifyJson } from '../report';
 import { packageVersion } from '../version';
@@ -48,20 +48,10 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   const gt = await scanMasks(io, gtDir, 'gt');
   const pred = await scanMasks(io, predDir, 'pred');
 
-  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
-  let lastShown = 0;
   const run = await runEvaluation(gt, pred, {
     convention,
     boundary,
-    onFrame: tty
-      ? (done, total) => {
-          if (done === total || done - lastShown >= 25) {
-            lastShown = done;
-            io.stderr.write(`\revaluating: ${done}/${total} frames`);
-            if (done === total) io.stderr.write('\r\x1b[K');
-          }
-        }
-      : undefined,
+    onFrame: frameProgress(io),
   });
 
   if (jsonOut !== undefined) {

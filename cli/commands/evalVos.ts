@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { VOS_PROTOCOLS } from '../../src/metrics/vos';
 import { type Parsed, flag, parseChoice, requireString, stringOption } from '../args';
-import { DataError, EXIT, UsageError, fsProblem, resolvePath, type CliIo } from '../io';
+import { DataError, EXIT, UsageError, frameProgress, fsProblem, resolvePath, type CliIo } from '../io';
 import { formatWarnings, stringifyJson } from '../report';
 import { packageVersion } from '../version';
 import { openFolder, scanVosGt } from '../vos/layout';
@@ -46,21 +46,11 @@ export async function evalVosCommand(parsed: Parsed, io: CliIo): Promise<number>
 
   const gt = await scanVosGt(io, gtDir, { protocol, set, resolution, sequences });
   const pred = await openFolder(io, predDir, 'pred');
-  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
-  let lastShown = 0;
   const run = await runVosEvaluation(gt, pred, {
     protocol,
     davisCompat,
     set,
-    onFrame: tty
-      ? (done, total) => {
-          if (done === total || done - lastShown >= 25) {
-            lastShown = done;
-            io.stderr.write(`\revaluating: ${done}/${total} frames`);
-            if (done === total) io.stderr.write('\r\x1b[K');
-          }
-        }
-      : undefined,
+    onFrame: frameProgress(io),
   });
 
   // Everything was read: only now is anything written.

@@ -62,17 +62,9 @@ function objectId(c: RecordCheck, v: unknown, path: string): string {
  * actionable or transformed (`states` are the layer's act and trf).
  */
 export function checkLayerObjects(c: RecordCheck, v: unknown, path: string, clip: ClipShape, stored: boolean, states: readonly Rle[]): LayerObject[] {
-  const list = c.array(v, path, MAX_OBJECTS);
   const ids = new Set<string>();
-  const objects = list.map((item, i): LayerObject => {
-    const p = c.at(path, i);
-    const o = c.object(item, p);
-    if (stored) c.strictFields(o, LAYER_OBJECT_FIELDS, p);
-    const id = objectId(c, c.required(o, 'id', p), c.at(p, 'id'));
-    if (ids.has(id)) c.fail(c.at(p, 'id'), `repeats object ${id}`);
-    ids.add(id);
-    const m = rle(c, c.required(o, 'rle', p), c.at(p, 'rle'), stored);
-    const area = maskArea(c, m, c.at(p, 'rle'), clip.height, clip.width);
+  const objects = c.array(v, path, MAX_OBJECTS).map((item, i): LayerObject => {
+    const { o, p, id, rle: m, area } = objectMask(c, item, c.at(path, i), stored, LAYER_OBJECT_FIELDS, ids, clip.height, clip.width);
     if (stored) {
       const declared = c.integer(c.required(o, 'area', p), c.at(p, 'area'), 0);
       if (declared !== area) c.fail(c.at(p, 'area'), `is ${declared} but the RLE has ${area} pixels`);
@@ -108,18 +100,22 @@ export function checkLayerObjects(c: RecordCheck, v: unknown, path: string, clip
 export function checkRevisionObjects(c: RecordCheck, v: unknown, path: string, box: RevisionBox, stored: boolean): RevisionObject[] {
   const ids = new Set<string>();
   const objects = c.array(v, path, MAX_OBJECTS).map((item, i): RevisionObject => {
-    const p = c.at(path, i);
-    const o = c.object(item, p);
-    if (stored) c.strictFields(o, REVISION_OBJECT_FIELDS, p);
-    const id = objectId(c, c.required(o, 'id', p), c.at(p, 'id'));
-    if (ids.has(id)) c.fail(c.at(p, 'id'), `repeats object ${id}`);
-    ids.add(id);
-    const m = rle(c, c.required(o, 'rle', p), c.at(p, 'rle'), stored);
-    maskArea(c, m, c.at(p, 'rle'), box.h, box.w);
+    const { id, rle: m } = objectMask(c, item, c.at(path, i), stored, REVISION_OBJECT_FIELDS, ids, box.h, box.w);
     return { id, rle: m };
   });
   checkDisjoint(c, path, objects);
   return objects;
+}
+
+/** One `{ id, rle, ... }` entry of a list of object masks: its id new in `ids`, its RLE h x w and counted. */
+function objectMask(c: RecordCheck, item: unknown, p: string, stored: boolean, fields: ReadonlySet<string>, ids: Set<string>, h: number, w: number) {
+  const o = c.object(item, p);
+  if (stored) c.strictFields(o, fields, p);
+  const id = objectId(c, c.required(o, 'id', p), c.at(p, 'id'));
+  if (ids.has(id)) c.fail(c.at(p, 'id'), `repeats object ${id}`);
+  ids.add(id);
+  const m = rle(c, c.required(o, 'rle', p), c.at(p, 'rle'), stored);
+  return { o, p, id, rle: m, area: maskArea(c, m, c.at(p, 'rle'), h, w) };
 }
 
 /** [start, end) intervals of a binary RLE's pixels, in column-major order (sorted, disjoint). */
