@@ -125,6 +125,33 @@ describe('objects on a layer', () => {
     expect(row.objects?.[0].area).toBe(1);
   });
 
+  describe('relations', () => {
+    const hand = { id: 'hand', rle: pic('##......', '##......', '........', '........', '........', '........') };
+    const knife = { id: 'knife', rle: pic('........', '........', '........', '........', '......##', '......##') };
+    const withRelations = (relations: unknown) => ({ ...layer([hand, knife]), relations });
+
+    it("keeps a hand's contact answer naming an object on the frame, and the answers that name none", () => {
+      const row = check(withRelations([
+        { type: 'contact', subjectId: 'hand', answer: 'contact', objectId: 'knife' },
+        { type: 'contact', subjectId: 'knife', answer: 'inconclusive', provenance: { kind: 'propagated', by: 'model', at: 3, confidence: 0.4 } },
+      ]));
+      expect(row.relations?.map((r) => [r.subjectId, r.answer, r.objectId, r.provenance?.confidence])).toEqual([['hand', 'contact', 'knife', undefined], ['knife', 'inconclusive', undefined, 0.4]]);
+    });
+
+    it.each([
+      ['a subject not on the frame', [{ type: 'contact', subjectId: 'spoon', answer: 'no_contact' }], /relations\[0\]\.subjectId names object spoon, which is not among the frame's objects/],
+      ['a contacted object not on the frame', [{ type: 'contact', subjectId: 'hand', answer: 'contact', objectId: 'pan' }], /relations\[0\]\.objectId names object pan/],
+      ['a contact with no object', [{ type: 'contact', subjectId: 'hand', answer: 'contact' }], /relations\[0\]\.objectId is missing/],
+      ['an object with a no-contact answer', [{ type: 'contact', subjectId: 'hand', answer: 'no_contact', objectId: 'knife' }], /objectId must be absent when the answer is no_contact/],
+      ['a hand touching itself', [{ type: 'contact', subjectId: 'hand', answer: 'contact', objectId: 'hand' }], /names the subject itself/],
+      ['two answers for one hand', [{ type: 'contact', subjectId: 'hand', answer: 'no_contact' }, { type: 'contact', subjectId: 'hand', answer: 'inconclusive' }], /relations\[1\]\.subjectId has a second contact relation/],
+      ['an unknown answer', [{ type: 'contact', subjectId: 'hand', answer: 'maybe' }], /relations\[0\]\.answer/],
+      ['an unknown type', [{ type: 'holds', subjectId: 'hand', answer: 'no_contact' }], /relations\[0\]\.type/],
+    ])('refuses %s', (_, relations, message) => {
+      expect(() => check(withRelations(relations))).toThrow(message);
+    });
+  });
+
   it("checks a revision's owners: both sides or neither, box-sized, disjoint", () => {
     const box = { x: 0, y: 0, w: 2, h: 2 };
     const two = rleFromPicture(['##', '..']);

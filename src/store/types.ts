@@ -219,6 +219,11 @@ export interface Layer {
    * is actionable or transformed in `act` / `trf` (pixels of neither object stay unassigned).
    */
   objects?: LayerObject[];
+  /**
+   * Typed relations between the frame's objects (docs/objects.md "Relations"): today VISOR's
+   * hand–object contact, one answer per hand. Both ends are objects listed in `objects`.
+   */
+  relations?: LayerRelation[];
   provenance: Provenance;
   updatedAt: number;
   /** Pixel counts, denormalised so dashboards and sparklines never decode or even load the RLE. */
@@ -245,6 +250,33 @@ export interface LayerObject {
   /** Every instance of the object's class on this frame is annotated (VISOR's flag). */
   exhaustive?: true;
   /** Where the pixels came from when not the layer's own provenance (propagated, interpolated, with confidence). */
+  provenance?: Provenance;
+}
+
+/**
+ * VISOR's hand–object contact answers: the hand touches an object (`objectId`), touches nothing,
+ * touches something that is not annotated ("none of the above"), or nobody can tell.
+ */
+export const CONTACT_ANSWERS = ['contact', 'no_contact', 'none_of_the_above', 'inconclusive'] as const;
+export type ContactAnswer = (typeof CONTACT_ANSWERS)[number];
+
+/** The relation types a layer can carry; text and temporal relations add theirs here. */
+export const RELATION_TYPES = ['contact'] as const;
+export type RelationType = (typeof RELATION_TYPES)[number];
+
+/**
+ * One relation on one frame, from a subject object to another object. For `contact` the subject is
+ * a hand (a class with a `hand` role; checked by the app, which knows the schema), at most one
+ * contact relation per hand and frame, and `objectId` is present exactly when `answer` is `contact`.
+ */
+export interface LayerRelation {
+  type: RelationType;
+  /** The object the relation is about (for contact: the hand). */
+  subjectId: string;
+  answer: ContactAnswer;
+  /** The other object (for contact: the one the hand touches), when the answer names one. */
+  objectId?: string;
+  /** Who answered when not the layer's own provenance (a model's guess, with confidence). */
   provenance?: Provenance;
 }
 

@@ -12,3 +12,4 @@ export { checkProject, checkSettings } from './project';
 export { checkClipEvent, checkComment, checkFlagDismissal, checkFrameVerdict, MAX_COMMENT_TEXT, MAX_FLAG_REASON, MAX_VERDICT_NOTE } from './review';
 export { checkRevision } from './revision';
 export { checkClipObject, checkLayerObjects, checkRevisionObjects, MAX_OBJECTS } from './objects';
+export { checkLayerRelations } from './relations';

@@ -5,11 +5,12 @@
 import type { Layer, LayerInstances, LayerInstanceTag, Provenance, ProvenanceKind } from '../types';
 import type { RecordCheck } from './check';
 import { checkLayerObjects } from './objects';
+import { checkLayerRelations } from './relations';
 import { frameIndexOf, layerSource, mask, optionalString, sameClip, type ClipShape, type RowMode } from './masks';
 
 export const PROVENANCE_KINDS: readonly ProvenanceKind[] = ['manual', 'imported', 'proposal', 'propagated', 'interpolated', 'demo'];
 
-const LAYER_FIELDS = new Set(['clipId', 'frameIndex', 'source', 'act', 'trf', 'instances', 'objects', 'provenance', 'updatedAt', 'actArea', 'trfArea']);
+const LAYER_FIELDS = new Set(['clipId', 'frameIndex', 'source', 'act', 'trf', 'instances', 'objects', 'relations', 'provenance', 'updatedAt', 'actArea', 'trfArea']);
 const PROVENANCE_FIELDS = new Set(['kind', 'by', 'at', 'from', 'confidence']);
 const NEEDS_PROVENANCE = 'a layer needs a provenance: kind, by (who or what made it) and at (time)';
 
@@ -39,6 +40,8 @@ export function checkLayer(c: RecordCheck, v: unknown, path: string, clip: ClipS
   if (instances !== undefined) layer.instances = checkInstances(c, instances, c.at(path, 'instances'));
   const objects = c.optional(o, 'objects');
   if (objects !== undefined) layer.objects = checkLayerObjects(c, objects, c.at(path, 'objects'), clip, stored, [layer.act, layer.trf]);
+  const relations = c.optional(o, 'relations');
+  if (relations !== undefined) layer.relations = checkLayerRelations(c, relations, c.at(path, 'relations'), layer.objects ?? [], stored);
   return layer;
 }
 
