@@ -83,3 +83,60 @@ test('two objects painted in their colours, one over the other, stored apart, re
   expect(undone.objects![0].area).toBe(handOnly);
   expect(undone.actArea).toBe(handOnly);
 });
+
+test('a locked or hidden object keeps its pixels under another object\'s stroke; reclassing is stored', async ({ page }, info) => {
+  await page.goto('/');
+  await page.getByLabel('New project name').fill('Locks');
+  await page.getByLabel('New project kind').selectOption('objects');
+  await page.getByRole('button', { name: 'New project' }).click();
+  const dir = info.outputPath('locks');
+  await writeFrames(dir, [[320, 180]]);
+  await page.getByTestId('import-folder').setInputFiles(dir);
+  await expect(page.getByTestId('clip-card')).toHaveCount(1, { timeout: 60_000 });
+  await openEditor(page, 'locks');
+
+  await page.getByLabel('Class of the new object').selectOption({ label: 'left hand' });
+  await page.getByRole('button', { name: 'Add object' }).click();
+  await drag(page, 20, 40, 120, 40);
+  await waitSaved(page);
+  const handArea = (await frame0(page))!.actArea;
+  await page.getByLabel('Class of the new object').selectOption('');
+  await page.getByRole('button', { name: 'Add object' }).click();
+  await expect(page.getByTestId('object-row').nth(1)).toHaveAttribute('data-active', 'true');
+  await page.keyboard.press('x'); // protect off: only the lock keeps the hand's pixels
+
+  const handRow = page.getByTestId('object-row').first();
+  await page.getByRole('button', { name: 'Lock left hand 1' }).click();
+  await expect(handRow).toHaveAttribute('data-locked', 'true');
+  await drag(page, 70, 20, 70, 60);
+  await waitSaved(page);
+  const objects = await readRows<ObjectRow>(page, 'objects');
+  const hand = objects.find((o) => o.classId === 'hand:left')!;
+  const other = objects.find((o) => o.id !== hand.id)!;
+  let layer = (await frame0(page))!;
+  expect(layer.objects!.find((o) => o.id === hand.id)!.area).toBe(handArea);
+  const otherArea = layer.objects!.find((o) => o.id === other.id)!.area;
+  expect(otherArea).toBeGreaterThan(100);
+
+  // Hidden (and unlocked): still kept, since nobody should change pixels they cannot see.
+  await page.getByRole('button', { name: 'Unlock left hand 1' }).click();
+  await page.getByRole('button', { name: 'Hide left hand 1' }).click();
+  await expect(handRow).toHaveAttribute('data-hidden', 'true');
+  await expect(handRow).toHaveAttribute('data-locked', 'false');
+  await drag(page, 40, 20, 40, 60);
+  await waitSaved(page);
+  layer = (await frame0(page))!;
+  expect(layer.objects!.find((o) => o.id === hand.id)!.area).toBe(handArea);
+  expect(layer.objects!.find((o) => o.id === other.id)!.area).toBeGreaterThan(otherArea);
+
+  // Shown again, the next stroke takes the hand's pixels it covers.
+  await page.getByRole('button', { name: 'Show left hand 1' }).click();
+  await drag(page, 100, 20, 100, 60);
+  await waitSaved(page);
+  expect((await frame0(page))!.objects!.find((o) => o.id === hand.id)!.area).toBeLessThan(handArea);
+
+  await page.getByLabel('Class of object 2').selectOption({ label: 'right glove' });
+  await expect.poll(async () => (await readRows<ObjectRow>(page, 'objects')).find((o) => o.id === other.id)?.classId).toBe('glove:right');
+  await page.getByLabel('Colour objects by').selectOption('class');
+  await expect(page.getByLabel('Colour objects by')).toHaveValue('class');
+});

@@ -68,7 +68,28 @@ describe('clip objects', () => {
     expect((await storeRejection(updateClipObject(db, o.id, { attributes: { colour: 'red' } }))).message).toMatch(/no attribute "colour"/);
     const classless = await updateClipObject(db, o.id, { classId: null });
     expect(classless.classId).toBeUndefined();
+    expect(classless.attributes).toBeUndefined();
     expect((await db.objects.get(o.id))?.name).toBe('big pan');
+  });
+
+  it("keeps on a reclass only the values that fit the new class's attributes", async () => {
+    const visor = await createProject(db, { name: 'V', kind: 'objects' });
+    const hot = { id: 'hot', name: 'hot', kind: 'boolean' as const };
+    await updateProject(db, visor.id, {
+      labels: {
+        kind: 'objects',
+        classes: [
+          { id: 'pan', name: 'pan', colour: '#101010', attributes: [hot, { id: 'size', name: 'size', kind: 'choice', options: ['small', 'big'] }] },
+          { id: 'pot', name: 'pot', colour: '#202020', attributes: [hot, { id: 'size', name: 'size', kind: 'choice', options: ['tall', 'short'] }] },
+        ],
+      },
+    });
+    const vclip = await commitClipImport(db, importDraft(visor.id));
+    const o = await createClipObject(db, { clipId: vclip.id, by: 'ann', classId: 'pan', attributes: { hot: true, size: 'big' } });
+    const pot = await updateClipObject(db, o.id, { classId: 'pot' });
+    expect(pot.attributes).toEqual({ hot: true });
+    // The values left are the new class's: editing them goes on being checked against it.
+    expect((await updateClipObject(db, o.id, { attributes: { hot: true, size: 'tall' } })).attributes).toEqual({ hot: true, size: 'tall' });
   });
 
   it('removes an object by marking it, lists it only when asked, and restores it', async () => {

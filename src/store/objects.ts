@@ -79,17 +79,19 @@ export async function updateClipObject(db: SpocDb, id: string, patch: ClipObject
     const clip = await db.clips.get(current.clipId);
     if (!clip) throw notFound('Clip');
     const schema = schemaOf((await db.projects.get(clip.projectId)) ?? {});
-    const { classId: _old, ...rest } = current;
+    const { classId: _old, attributes: kept, ...rest } = current;
     const classId = patch.classId === null ? undefined : (patch.classId ?? current.classId);
     const cls = classId === undefined ? undefined : schema.classes.find((c) => c.id === classId);
     if (classId !== undefined && !cls && patch.classId !== undefined) throw new StoreError('invalid', `The project has no class ${JSON.stringify(classId)}.`);
+    // A new class keeps only the values that fit its own attributes (the others meant the old class).
+    const attributes = patch.attributes ?? (classId === current.classId ? kept : fittingValues(kept, cls?.attributes ?? []));
     const next = checkClipObject(
       new RecordCheck('The object'),
       {
         ...rest,
         ...(classId === undefined ? {} : { classId }),
         name: patch.name === undefined ? current.name : patch.name.trim(),
-        ...(patch.attributes === undefined ? {} : { attributes: patch.attributes }),
+        ...(attributes === undefined || Object.keys(attributes).length === 0 ? {} : { attributes }),
         updatedAt: at,
       },
       '',
@@ -114,12 +116,23 @@ export async function removeClipObject(db: SpocDb, id: string, at = Date.now(), 
   });
 }
 
+type AttributeDef = { id: string; name: string; kind: string; options?: string[] };
+
+function fits(def: AttributeDef, value: boolean | string): boolean {
+  return def.kind === 'boolean' ? typeof value === 'boolean' : typeof value === 'string' && (def.kind === 'text' || (def.options ?? []).includes(value));
+}
+
+/** The values of `values` that name an attribute of `defs` and fit its kind. */
+function fittingValues(values: Record<string, boolean | string> | undefined, defs: readonly AttributeDef[]): Record<string, boolean | string> | undefined {
+  if (values === undefined) return undefined;
+  return Object.fromEntries(Object.entries(values).filter(([key, value]) => defs.some((d) => d.id === key && fits(d, value))));
+}
+
 /** Values must name the class's attributes and fit their kinds. */
-function checkAttributes(row: ClipObject, defs: readonly { id: string; name: string; kind: string; options?: string[] }[]): void {
+function checkAttributes(row: ClipObject, defs: readonly AttributeDef[]): void {
   for (const [key, value] of Object.entries(row.attributes ?? {})) {
     const def = defs.find((d) => d.id === key);
     if (!def) throw new StoreError('invalid', `The object's class has no attribute ${JSON.stringify(key)}.`);
-    const fits = def.kind === 'boolean' ? typeof value === 'boolean' : typeof value === 'string' && (def.kind === 'text' || (def.options ?? []).includes(value));
-    if (!fits) throw new StoreError('invalid', `The value ${JSON.stringify(value)} does not fit the ${def.kind} attribute "${def.name}"${def.options ? ` (one of ${def.options.join(', ')})` : ''}.`);
+    if (!fits(def, value)) throw new StoreError('invalid', `The value ${JSON.stringify(value)} does not fit the ${def.kind} attribute "${def.name}"${def.options ? ` (one of ${def.options.join(', ')})` : ''}.`);
   }
 }

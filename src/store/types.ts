@@ -489,6 +489,8 @@ export interface DraftStart {
   activeClass: number;
   /** Objects projects: the object painted (slots are local to a session; the id is what a replay needs). */
   object?: string;
+  /** Objects projects: the objects locked or hidden at pointer-down, which the stroke must not change. */
+  locked?: string[];
   protect: boolean;
   brushSize: number;
   hitRadius: number;

@@ -5,7 +5,7 @@ import { createLabelMap } from '../../masks/labelMap';
 import { capsuleBox, snapBrushCentre, stampCapsule } from './brush';
 import { paintTable } from './paintRule';
 
-const PAINT1 = paintTable(1, false, 1);
+const PAINT1 = paintTable(1, false);
 
 describe('stampCapsule', () => {
   it('a click paints a disc: exact small footprints', () => {
@@ -94,7 +94,7 @@ describe('stampCapsule', () => {
   it('honours the write table', () => {
     const map = createLabelMap(10, 1);
     map.data.set([2, 2, 0, 0, 1]);
-    stampCapsule(map, { x: 0, y: 0.5 }, { x: 10, y: 0.5 }, 1, paintTable(1, true, 1));
+    stampCapsule(map, { x: 0, y: 0.5 }, { x: 10, y: 0.5 }, 1, paintTable(1, true));
     expect(Array.from(map.data)).toEqual([2, 2, 1, 1, 1, 1, 1, 1, 1, 1]);
   });
 });

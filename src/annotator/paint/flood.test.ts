@@ -99,7 +99,7 @@ describe('floodRegion', () => {
 
   it('fills through spans', () => {
     const map = mapOf(['000', '020', '000']);
-    paintSpans(map, floodRegion(map, 0, 0)!, paintTable(1, false, 1));
+    paintSpans(map, floodRegion(map, 0, 0)!, paintTable(1, false));
     expect(Array.from(map.data)).toEqual([1, 1, 1, 1, 2, 1, 1, 1, 1]);
   });
 });

@@ -11,6 +11,9 @@
  *                                           erases: "protect other class" guards against painting
  *                                           over the other state by accident, and an eraser that
  *                                           silently skipped it (as it once did) looked broken.
+ *   locked values (objects someone locked or hid, docs/objects.md "The object list") are never
+ *                                           overwritten, by any tool, protect on or off, painting or
+ *                                           erasing; painting with a locked value changes nothing.
  */
 
 /** 0 erases; 1 and 2 are the states; in an objects project, the active object's slot (annotator/pixelCodec.ts). */
@@ -21,12 +24,14 @@ export type WriteTable = Uint8Array;
 
 /**
  * The table for writing `value` (a PaintClass; the move tool also passes the label it drags, which
- * may be an imported one) with the given protect option. `_activeClass` is kept so callers need not
- * change; the rule no longer depends on it.
+ * may be an imported one) with the given protect option, leaving every `locked` value as it is.
  */
-export function paintTable(value: number, protect: boolean, _activeClass?: number): WriteTable {
+export function paintTable(value: number, protect: boolean, locked: readonly number[] = []): WriteTable {
   const table = new Uint8Array(256);
   for (let old = 0; old < 256; old++) table[old] = writes(old, value, protect) ? value : old;
+  for (const v of locked) table[v] = v;
+  // A locked object neither shrinks nor grows: painting with its own value changes nothing.
+  if (locked.includes(value)) for (let old = 0; old < 256; old++) table[old] = old;
   return table;
 }
 

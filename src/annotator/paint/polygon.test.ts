@@ -8,7 +8,7 @@ import { paintTable } from './paintRule';
 
 function raster(points: Point[], w: number, h: number, rule: FillRule = 'nonzero'): Uint8Array {
   const map = createLabelMap(w, h);
-  paintSpans(map, polygonSpans(points, w, h, rule), paintTable(1, false, 1));
+  paintSpans(map, polygonSpans(points, w, h, rule), paintTable(1, false));
   return map.data;
 }
 

@@ -115,6 +115,7 @@ export class EditorSession {
       state: () => this.state,
       author: () => this.author(),
       paintedObject: () => this.objectOf(this.ctx.activeClass),
+      lockedObjects: () => this.state.lockedObjects,
       tagAt: (x, y) => this.tagAt(x, y),
       settle: () => this.syncBusy(),
       roomToolChanged: () => this.setState({ roomTool: this.input.roomTool?.scope ?? null }),
@@ -126,6 +127,7 @@ export class EditorSession {
       activeClass: 1,
       brushSize: 16,
       protect: true,
+      lockedObjects: [],
       canUndo: false,
       canRedo: false,
       busy: false,
@@ -344,6 +346,20 @@ export class EditorSession {
   setBrushSize(size: number): void {
     this.ctx.brushSize = Math.max(1, Math.min(512, Math.round(size)));
     this.setState({ brushSize: this.ctx.brushSize });
+  }
+
+  /**
+   * Objects projects: the objects no tool may change (locked or hidden in the object list); their
+   * pixels are neither painted over nor erased, and painting with one of them changes nothing.
+   */
+  setLockedObjects(ids: readonly string[]): void {
+    const slots = this.codec.slots;
+    if (!slots) return;
+    const unique = [...new Set(ids)];
+    if (unique.length === this.state.lockedObjects.length && unique.every((id) => this.state.lockedObjects.includes(id))) return;
+    this.input.endGesture();
+    this.ctx.locked = unique.map((id) => slots.slotOf(id));
+    this.setState({ lockedObjects: unique });
   }
 
   toggleProtect(): void {

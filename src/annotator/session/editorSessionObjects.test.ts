@@ -123,4 +123,36 @@ describe('an objects session', () => {
     expect(await ownedRow(hand.id, 4)).toEqual([1, 1, 1, 1, 0, 0, 0, 0]);
     expect(await ownedRow(pan.id, 4)).toEqual([]);
   });
+
+  it("never changes a locked object's pixels: not by painting over, erasing or painting with it, nor in a stroke recovered after a crash", async () => {
+    const s = await open();
+    s.setBrushSize(1);
+    s.toggleProtect(); // off: without the lock the hand would take the pan's pixels
+    s.setClass(s.slotOf(pan.id));
+    stroke(s, 1.5);
+    s.setLockedObjects([pan.id]);
+    expect(s.snapshot.lockedObjects).toEqual([pan.id]);
+    s.setClass(s.slotOf(hand.id));
+    stroke(s, 1.5);
+    s.setClass(0);
+    stroke(s, 1.5);
+    s.setClass(s.slotOf(pan.id));
+    stroke(s, 2.5);
+    await s.flush();
+    expect(await ownedRow(pan.id, 1)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(await ownedRow(pan.id, 2)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(await ownedRow(hand.id, 1)).toEqual([]);
+    // A crash mid-stroke: the draft names the locked object, so the replay leaves it too.
+    s.setClass(s.slotOf(hand.id));
+    s.pointerDown({ x: 0.5, y: 1.5, button: 0, shift: false, alt: false });
+    s.pointerMove({ x: 3.5, y: 1.5, button: 0, shift: false, alt: false });
+    await s.draftsWritten();
+    expect((await recoverGestureDrafts(db)).map((r) => r.outcome)).toEqual(['dropped']);
+    expect(await ownedRow(pan.id, 1)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+    s.setLockedObjects([]);
+    stroke(s, 1.5);
+    await s.flush();
+    expect(await ownedRow(hand.id, 1)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+    await s.close();
+  });
 });

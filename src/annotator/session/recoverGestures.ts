@@ -81,6 +81,7 @@ async function replayAndSave(db: SpocDb, clip: Clip, rows: GestureDraftRow[]): P
     frameIndex,
     activeClass,
     protect: start.protect,
+    ...(start.locked && codec.slots ? { locked: start.locked.map((id) => codec.slots!.slotOf(id)) } : {}),
     brushSize: start.brushSize,
     hitRadius: start.hitRadius,
     commit: (patch) => patches.push(patch),

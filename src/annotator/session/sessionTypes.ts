@@ -20,6 +20,8 @@ export interface SessionState {
   activeClass: PaintClass;
   brushSize: number;
   protect: boolean;
+  /** Objects projects: the objects no tool may change now (locked or hidden in the object list). */
+  lockedObjects: readonly string[];
   canUndo: boolean;
   canRedo: boolean;
   busy: boolean;

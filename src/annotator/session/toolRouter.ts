@@ -22,6 +22,8 @@ export interface ToolRouterHost {
   author(): string;
   /** In an objects project, the object the active value paints (a stroke's draft names it: slots are per session). */
   paintedObject(): string | undefined;
+  /** The objects the stroke must leave alone (recorded so a replay after a crash leaves them too). */
+  lockedObjects(): readonly string[];
   /** Tags the region under (x, y) (the tag tool). */
   tagAt(x: number, y: number): void;
   /** A gesture may have begun or ended: refresh busy and the undo state. */
@@ -134,7 +136,13 @@ export class ToolRouter {
     if (!wasBusy && this.tool.busy) {
       const { activeClass, protect, brushSize, hitRadius, frameIndex } = this.ctx;
       const object = this.host.paintedObject();
-      this.drafts?.begin(this.tool.id, frameIndex, { activeClass, protect, brushSize, hitRadius, author: this.host.author(), ...(object ? { object } : {}) }, p);
+      const locked = this.host.lockedObjects();
+      this.drafts?.begin(
+        this.tool.id,
+        frameIndex,
+        { activeClass, protect, brushSize, hitRadius, author: this.host.author(), ...(object ? { object } : {}), ...(locked.length > 0 ? { locked: [...locked] } : {}) },
+        p,
+      );
     } else this.drafts?.input('down', p);
     this.host.settle();
   }

@@ -56,7 +56,7 @@ export class BrushTool extends BackedTool<Painting> {
       name: 'painting',
       backup: new GestureBackup(ctx.map),
       frameIndex: ctx.frameIndex,
-      table: paintTable(value, ctx.protect, ctx.activeClass),
+      table: paintTable(value, ctx.protect, ctx.locked),
       size,
       erase,
       last: start,

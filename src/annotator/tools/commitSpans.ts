@@ -19,7 +19,7 @@ export function commitPolygon(ctx: ToolContext, points: readonly Point[], subtra
   const value = subtract || ctx.activeClass === 0 ? 0 : ctx.activeClass;
   const backup = new GestureBackup(map);
   backup.save(spans.box);
-  paintSpans(map, spans, paintTable(value, ctx.protect, ctx.activeClass));
+  paintSpans(map, spans, paintTable(value, ctx.protect, ctx.locked));
   ctx.invalidate(spans.box);
   const patch = backup.toPatch(ctx.frameIndex, value === 0 ? `${action}.cut` : action);
   if (patch) ctx.commit(patch);

@@ -39,7 +39,7 @@ export class FloodFillTool extends BackedTool<Filled> {
     const { ctx } = this;
     const region = floodRegion(ctx.map, p.x, p.y);
     const value = isSubtract(p) ? 0 : ctx.activeClass;
-    const table = paintTable(value, ctx.protect);
+    const table = paintTable(value, ctx.protect, ctx.locked);
     if (!region || !changes(table, region.label)) return;
     const leak = fillLeak(region, ctx.map.width, ctx.map.height);
     const backup = new GestureBackup(ctx.map);

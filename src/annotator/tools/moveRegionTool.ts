@@ -49,7 +49,7 @@ export class MoveRegionTool extends BackedTool<Moving> {
       backup,
       frameIndex: ctx.frameIndex,
       region,
-      table: paintTable(region.label, ctx.protect, region.label),
+      table: paintTable(region.label, ctx.protect, ctx.locked),
       copy: p.alt,
       start: { x: p.x, y: p.y },
       dx: 0,

@@ -39,6 +39,8 @@ export interface ToolContext {
   readonly activeClass: PaintClass;
   /** "Protect other class" (see paint/paintRule.ts). */
   readonly protect: boolean;
+  /** Map values no tool may write (locked or hidden objects: paint/paintRule.ts); absent: none. */
+  readonly locked?: readonly number[];
   /** Brush diameter in image pixels. */
   readonly brushSize: number;
   /** Image-space distance within which a click hits the polygon's first point (set from the zoom). */

@@ -20,7 +20,8 @@ import { orderOverlays } from './canvasOverlays';
 import { ANNOTATOR_OVERLAYS } from './overlays/annotatorOverlays';
 import { Toolbar } from './Toolbar';
 import { SidePanel } from './SidePanel';
-import { ObjectsPanel, objectColours, useClipObjects } from './ObjectsPanel';
+import { ObjectsPanel, useClipObjects } from './ObjectsPanel';
+import { objectColours, useObjectView } from './objectView';
 import { ShortcutSheet } from './ShortcutSheet';
 import { CommandPalette } from './CommandPalette';
 import { FillConfirm } from './FillConfirm';
@@ -113,7 +114,11 @@ const EditorView = memo(function EditorView({ clip, slots, session, images, auth
   // An objects project paints objects: their list replaces the two states (docs/objects.md).
   const paintsObjects = session.codec.kind === 'objects';
   const clipObjects = useClipObjects(db, clip);
-  const valueColours = useMemo(() => (paintsObjects && clipObjects ? objectColours(session, clipObjects.objects) : null), [paintsObjects, clipObjects, session]);
+  const objectView = useObjectView(session);
+  const valueColours = useMemo(
+    () => (paintsObjects && clipObjects ? objectColours(session, clipObjects.objects, objectView, clipObjects.schema) : null),
+    [paintsObjects, clipObjects, session, objectView],
+  );
   return (
     <div className="flex h-[calc(100vh-45px)] flex-col">
       <ClipHeader clip={clip} state={state} persist={persist} Header={slots.header} slot={slot} />
@@ -129,7 +134,7 @@ const EditorView = memo(function EditorView({ clip, slots, session, images, auth
             {Math.round(zoom)}% · {state.tool} · {state.protect ? 'protecting other class' : 'painting over other class'}
           </span>
         </div>
-        {paintsObjects && clipObjects && <ObjectsPanel db={db} clip={clip} session={session} state={state} author={author} objects={clipObjects.objects} schema={clipObjects.schema} />}
+        {paintsObjects && clipObjects && <ObjectsPanel db={db} clip={clip} session={session} state={state} author={author} objects={clipObjects.objects} schema={clipObjects.schema} view={objectView} />}
         {BeforeSidePanel && <BeforeSidePanel {...slot} />}
         <SidePanel
           db={db}

@@ -1,8 +1,8 @@
 /**
- * The clip's objects in an objects project (docs/objects.md "In the editor"): the list, the object
- * the tools paint (click a row; its class's key too), adding an object of a class, and renaming
- * one. Each object is drawn in its own colour on the canvas: `objectColours` gives the editor the
- * colour of every object's map value (annotator/pixelCodec.ts).
+ * The clip's objects in an objects project (docs/objects.md "The object list"): the list, the object
+ * the tools paint (click a row; its class's key too), adding an object of a class, renaming and
+ * reclassing one, hiding and locking objects, and colouring the canvas by object or by class
+ * (objectView.ts gives the editor the colour of every object's map value, annotator/pixelCodec.ts).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -10,25 +10,9 @@ import type { SpocDb } from '../../store/db';
 import { createClipObject, listClipObjects, updateClipObject } from '../../store/objects';
 import type { Clip, ClipObject } from '../../store/types';
 import { schemaOf, type LabelSchema } from '../../objects/labelSchema';
-import { classColour } from '../../objects/colours';
 import { notify, messageOf } from '../../workspace/notices';
 import type { EditorSession, SessionState } from '../session/editorSession';
-import { UNASSIGNED } from '../pixelCodec';
-
-/** Annotated pixels no object owns (masks made before the clip had objects). */
-const UNASSIGNED_COLOUR = '#a1a1aa';
-
-/** Each object's colour: distinct per object, so two objects of one class stay apart. */
-export function objectColour(o: Pick<ClipObject, 'number'>): string {
-  return classColour(o.number - 1);
-}
-
-/** The canvas colours of an objects session: each object's slot, and the unassigned pixels. */
-export function objectColours(session: EditorSession, objects: readonly ClipObject[]): Record<number, string> {
-  const out: Record<number, string> = { [UNASSIGNED]: UNASSIGNED_COLOUR };
-  for (const o of objects) out[session.slotOf(o.id)] = objectColour(o);
-  return out;
-}
+import { shownColour, type ObjectView } from './objectView';
 
 /** The clip's objects (removed ones left out) and the project's schema, live. */
 export function useClipObjects(db: SpocDb, clip: Clip): { objects: ClipObject[]; schema: LabelSchema } | null {
@@ -48,9 +32,10 @@ interface Props {
   author: () => string;
   objects: readonly ClipObject[];
   schema: LabelSchema;
+  view: ObjectView;
 }
 
-export function ObjectsPanel({ db, clip, session, state, author, objects, schema }: Props) {
+export function ObjectsPanel({ db, clip, session, state, author, objects, schema, view }: Props) {
   const [classId, setClassId] = useState('');
   const classes = useMemo(() => new Map(schema.classes.map((c) => [c.id, c])), [schema]);
   const activeId = session.objectOf(state.activeClass);
@@ -69,9 +54,20 @@ export function ObjectsPanel({ db, clip, session, state, author, objects, schema
     }
   };
 
+  const report = (p: Promise<unknown>) => void p.catch((err: unknown) => notify('error', messageOf(err)));
+
   return (
-    <aside className="flex w-60 shrink-0 flex-col gap-2 overflow-y-auto border-l border-zinc-800 bg-zinc-900 p-2 text-sm" aria-label="Objects">
-      <h2 className="font-semibold">Objects</h2>
+    <aside className="flex w-72 shrink-0 flex-col gap-2 overflow-y-auto border-l border-zinc-800 bg-zinc-900 p-2 text-sm" aria-label="Objects">
+      <div className="flex items-center justify-between">
+        <h2 className="font-semibold">Objects</h2>
+        <label className="flex items-center gap-1 text-xs text-zinc-400">
+          colour by
+          <select aria-label="Colour objects by" className="rounded bg-zinc-950 px-1" value={view.colourBy} onChange={(e) => view.setColourBy(e.target.value === 'class' ? 'class' : 'object')}>
+            <option value="object">object</option>
+            <option value="class">class</option>
+          </select>
+        </label>
+      </div>
       <form
         className="flex gap-1"
         onSubmit={(e) => {
@@ -97,10 +93,18 @@ export function ObjectsPanel({ db, clip, session, state, author, objects, schema
           <ObjectRow
             key={`${o.id}\u0000${o.name}`}
             object={o}
-            className={o.classId === undefined ? undefined : classes.get(o.classId)?.name}
+            colour={shownColour(o, view.colourBy, schema)}
+            schema={schema}
+            known={o.classId === undefined || classes.has(o.classId)}
             active={o.id === activeId && state.activeClass !== 0}
+            hidden={view.hidden.has(o.id)}
+            locked={view.locked.has(o.id)}
+            readOnly={state.readOnly}
             onPick={() => session.setClass(session.slotOf(o.id))}
-            onRename={(name) => void updateClipObject(db, o.id, { name }).catch((err: unknown) => notify('error', messageOf(err)))}
+            onRename={(name) => report(updateClipObject(db, o.id, { name }))}
+            onReclass={(classId) => report(updateClipObject(db, o.id, { classId }))}
+            onToggleHidden={() => view.toggleHidden(o.id)}
+            onToggleLocked={() => view.toggleLocked(o.id)}
           />
         ))}
       </ul>
@@ -110,23 +114,35 @@ export function ObjectsPanel({ db, clip, session, state, author, objects, schema
 
 interface RowProps {
   object: ClipObject;
-  className: string | undefined;
+  colour: string;
+  schema: LabelSchema;
+  /** False when the object's class is no longer in the schema (kept, shown as unknown). */
+  known: boolean;
   active: boolean;
+  hidden: boolean;
+  locked: boolean;
+  readOnly: boolean;
   onPick: () => void;
   onRename: (name: string) => void;
+  onReclass: (classId: string | null) => void;
+  onToggleHidden: () => void;
+  onToggleLocked: () => void;
 }
 
-function ObjectRow({ object, className, active, onPick, onRename }: RowProps) {
+function ObjectRow({ object, colour, schema, known, active, hidden, locked, readOnly, onPick, onRename, onReclass, onToggleHidden, onToggleLocked }: RowProps) {
   const [name, setName] = useState(object.name);
+  const toggle = 'shrink-0 rounded px-1 text-xs hover:bg-zinc-700 aria-pressed:bg-zinc-700 aria-pressed:text-amber-300';
   return (
     <li
       data-testid="object-row"
       data-object-id={object.id}
       data-active={active ? 'true' : 'false'}
-      className={`flex items-center gap-2 rounded px-1 py-0.5 ${active ? 'bg-sky-900' : 'hover:bg-zinc-800'}`}
+      data-hidden={hidden ? 'true' : 'false'}
+      data-locked={locked ? 'true' : 'false'}
+      className={`flex flex-wrap items-center gap-1 rounded px-1 py-0.5 ${active ? 'bg-sky-900' : 'hover:bg-zinc-800'} ${hidden ? 'opacity-60' : ''}`}
       onClick={onPick}
     >
-      <span className="inline-block h-3 w-3 shrink-0 rounded-sm" style={{ background: objectColour(object) }} />
+      <span className="inline-block h-3 w-3 shrink-0 rounded-sm" style={{ background: colour }} />
       <input
         aria-label={`Name of ${object.name}`}
         className="min-w-0 flex-1 rounded bg-transparent px-1 focus:bg-zinc-950"
@@ -138,7 +154,28 @@ function ObjectRow({ object, className, active, onPick, onRename }: RowProps) {
           if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
         }}
       />
-      {className && <span className="shrink-0 text-xs text-zinc-500">{className}</span>}
+      <button type="button" className={toggle} aria-pressed={hidden} aria-label={`${hidden ? 'Show' : 'Hide'} ${object.name}`} title="Hidden objects are not drawn and not painted over" onClick={(e) => (e.stopPropagation(), onToggleHidden())}>
+        {hidden ? 'show' : 'hide'}
+      </button>
+      <button type="button" className={toggle} aria-pressed={locked} aria-label={`${locked ? 'Unlock' : 'Lock'} ${object.name}`} title="No tool changes a locked object's pixels" onClick={(e) => (e.stopPropagation(), onToggleLocked())}>
+        {locked ? 'locked' : 'lock'}
+      </button>
+      <select
+        aria-label={`Class of ${object.name}`}
+        className="w-full rounded bg-zinc-950 px-1 text-xs text-zinc-400"
+        value={object.classId ?? ''}
+        disabled={readOnly}
+        onClick={(e) => e.stopPropagation()}
+        onChange={(e) => onReclass(e.target.value === '' ? null : e.target.value)}
+      >
+        <option value="">no class</option>
+        {!known && <option value={object.classId}>unknown class {object.classId}</option>}
+        {schema.classes.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
     </li>
   );
 }

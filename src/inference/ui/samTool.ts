@@ -37,6 +37,8 @@ export interface SamHost {
   readonly frameIndex: number;
   readonly activeClass: PaintClass;
   readonly protect: boolean;
+  /** Map values the accept must not change (locked objects). */
+  readonly locked?: readonly number[];
   /** Replaces the shown frame's labels through the editor's one transaction (EditorSession.edit): the patch, or null. */
   edit(action: string, compute: (map: LabelMap) => Uint8Array | null): Patch | null;
 }
@@ -279,7 +281,7 @@ export class SamTool {
     if (!host || !mask || host.frameIndex !== this.frameIndex) return null;
     const cls = host.activeClass;
     if (cls === 0) return null;
-    const next = applySamMask(host.map, mask, cls, host.protect, mode);
+    const next = applySamMask(host.map, mask, cls, host.protect, mode, host.locked);
     this.clear();
     return host.edit(`sam-${mode}`, () => next);
   }
@@ -298,12 +300,13 @@ export class SamTool {
 }
 
 /** The label map after writing `mask` as class `cls` (a new array; `map` is not changed). */
-export function applySamMask(map: LabelMap, mask: BinaryMask, cls: number, protect: boolean, mode: 'replace' | 'extend'): Uint8Array {
+export function applySamMask(map: LabelMap, mask: BinaryMask, cls: number, protect: boolean, mode: 'replace' | 'extend', locked: readonly number[] = []): Uint8Array {
   const { width, height } = map;
   if (mask.width !== width || mask.height !== height) {
     throw new RangeError(`mask is ${mask.width}x${mask.height} but the frame is ${width}x${height}`);
   }
   const next = map.data.slice();
+  if (locked.includes(cls)) return next;
   if (mode === 'replace') {
     // Clear the active-class regions the mask touches (flood over 4-neighbours).
     const stack: number[] = [];
@@ -328,7 +331,7 @@ export function applySamMask(map: LabelMap, mask: BinaryMask, cls: number, prote
       if (y < height - 1) visit(i + width);
     }
   }
-  const table = paintTable(cls, protect, cls);
+  const table = paintTable(cls, protect, locked);
   for (let i = 0; i < next.length; i++) if (mask.data[i]) next[i] = table[next[i]];
   return next;
 }

@@ -78,7 +78,7 @@ export function applyProposalMask(map: LabelMap, mask: CroppedMask, cls: 1 | 2, 
     throw new RangeError(`proposal is for a ${mask.frameWidth}x${mask.frameHeight} frame, not ${map.width}x${map.height}`);
   }
   const next = map.data.slice();
-  const table = paintTable(cls, protect, cls);
+  const table = paintTable(cls, protect);
   const { x, y, w, h } = mask.box;
   for (let j = 0; j < h; j++) {
     const row = (y + j) * map.width + x;
