@@ -83,6 +83,7 @@ async function editorBench(page: import('@playwright/test').Page): Promise<void>
   const ids = await page.evaluate(() =>
     (window as unknown as { spocBench: { seedEditorBench: () => Promise<{ paintClip: string; switchClip: string }> } }).spocBench.seedEditorBench(),
   );
+  const objectsClip = await page.evaluate(() => (window as unknown as { spocBench: { seedObjectsBench: () => Promise<string> } }).spocBench.seedObjectsBench());
   const rows: BenchRow[] = [];
 
   // Painting: 20 strokes across a 1920x1080 frame at 1:1, sampled by rAF and the editor's probes.
@@ -102,6 +103,18 @@ async function editorBench(page: import('@playwright/test').Page): Promise<void>
   rows.push({ name: 'paint 1080p: mask repaint (dirty rectangle) p95', value: `${pct(by('mask repaint'), 95).toFixed(2)} ms` });
   rows.push({ name: 'paint 1080p: commit on pointer-up (patch + RLE encode) p95', value: `${pct(by('pointerup (commit)'), 95).toFixed(2)} ms` });
   rows.push({ name: 'paint 1080p: long tasks > 50 ms', value: `${paint.long.length}`, note: paint.long.length ? `max ${Math.max(...paint.long).toFixed(0)} ms` : 'target 0' });
+
+  // The same strokes in an objects project's clip with 20 objects on the frame (docs/objects.md).
+  await page.goto(`http://127.0.0.1:${PORT}/#/c/${objectsClip}/0`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="editor-canvas"]')?.getAttribute('data-frame') === '0');
+  await page.getByTestId('object-row').first().waitFor();
+  await page.getByRole('button', { name: 'Actual pixels (1:1)' }).click();
+  await startRecording(page);
+  await paintStrokes(page);
+  const objects = await stopRecording(page);
+  rows.push({ name: 'paint 1080p, 20 objects: animation-frame interval p95', value: `${pct(objects.frames, 95).toFixed(1)} ms`, note: 'target <= 16.7 ms' });
+  rows.push({ name: 'paint 1080p, 20 objects: pointer-move / mask repaint / commit p95', value: ['pointermove', 'mask repaint', 'pointerup (commit)'].map((p) => pct(objects.probe(p), 95).toFixed(2)).join(' / ') + ' ms' });
+  rows.push({ name: 'paint 1080p, 20 objects: long tasks > 50 ms', value: `${objects.long.length}`, note: objects.long.length ? `max ${Math.max(...objects.long).toFixed(0)} ms` : 'target 0' });
 
   // Frame switching: ArrowRight through a 300-frame 1280x720 clip, timed from key to the frame shown.
   await page.goto(`http://127.0.0.1:${PORT}/#/c/${ids.switchClip}/0`);

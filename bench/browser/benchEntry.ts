@@ -1,7 +1,7 @@
 /** Exposes the in-page benchmarks to bench/run.ts from a production build (see bench.html). */
 import { runImportBench } from './importBench';
-import { seedEditorBench } from './editorBench';
+import { seedEditorBench, seedObjectsBench } from './editorBench';
 import { seedPanelBench } from './panelBench';
 import { runInferenceBench } from './inferenceBench';
 
-(window as unknown as { spocBench: unknown }).spocBench = { runImportBench, seedEditorBench, seedPanelBench, runInferenceBench };
+(window as unknown as { spocBench: unknown }).spocBench = { runImportBench, seedEditorBench, seedObjectsBench, seedPanelBench, runInferenceBench };
