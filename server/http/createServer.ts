@@ -38,6 +38,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     return503OnClosing: true,
   });
+  const signInLimits = options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS;
   const ctx: ServerContext = {
     db: options.db,
     options: {
@@ -46,7 +47,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       publicOrigin: options.publicOrigin,
       liveRecheckMs: options.liveRecheckMs ?? 30_000,
     },
-    limiter: new SignInLimiter(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS),
+    limiter: new SignInLimiter(options.db, signInLimits),
     blobs: options.blobStore ?? pgBlobStore(options.db),
     live: new LiveHub(),
     pushes: new PushQueue(options.db),
@@ -56,6 +57,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } });
   const stopLiveFeed = await startLiveFeed(options.db, ctx.live, (err) => app.log.warn({ err }, 'live rows could not be read; clients were told to pull'));
   app.addHook('onClose', () => stopLiveFeed());
+  // Ended sign-in windows would only be reset by their next attempt; sweep them so a spray of
+  // usernames does not pile up rows. Every process sweeps (a DELETE of nothing costs little).
+  const sweepSignIns = setInterval(() => {
+    ctx.limiter.sweep().catch((err: unknown) => app.log.warn({ err }, 'could not sweep ended sign-in windows'));
+  }, Math.min(signInLimits.windowMs, 60_000));
+  sweepSignIns.unref();
+  app.addHook('onClose', async () => clearInterval(sweepSignIns));
   // JSON only: the text/plain a cross-site <form> can send is refused (415) before any route runs.
   app.removeContentTypeParser('text/plain');
   await app.register(
