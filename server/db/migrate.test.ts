@@ -48,7 +48,7 @@ const seedAfter: Record<number, (db: Db) => Promise<void>> = {
   },
   8: async (db) => {
     await db.query("INSERT INTO sign_in_windows (key, attempts, window_start) VALUES ('u:ana', 2, '2026-01-01T00:00:00Z')");
-    await db.query("INSERT INTO live_presence (instance_id, peer_id, project_id, clip_id, username) VALUES ($1, 1, $2, 'c1', 'Ana')", [CLIENT, PROJECT]);
+    await db.query("INSERT INTO live_presence (instance_id, peer_id, project_id, clip_id, username, expires_at) VALUES ($1, 1, $2, 'c1', 'Ana', now())", [CLIENT, PROJECT]);
   },
 };
 

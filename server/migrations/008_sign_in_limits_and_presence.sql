@@ -12,16 +12,17 @@ CREATE INDEX sign_in_windows_start ON sign_in_windows (window_start);
 
 -- Presence (server/sync/presence.ts): who has which clip open, one row per live socket with a clip
 -- open, named by the server process holding the socket (a random id per process) and that socket's
--- number there. Each process refreshes seen_at of its rows on a heartbeat; rows of a process that
--- died stop being refreshed and expire.
+-- number there. Each process moves its rows' expires_at ahead on a heartbeat; rows of a process that
+-- died stop being refreshed, expire and are swept by any other. Each row carries its own expiry, so
+-- processes with different timings do not expire each other's rows early.
 CREATE TABLE live_presence (
   instance_id uuid NOT NULL,
   peer_id integer NOT NULL,
   project_id uuid NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
   clip_id text NOT NULL,
   username text NOT NULL,
-  seen_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL,
   PRIMARY KEY (instance_id, peer_id)
 );
 CREATE INDEX live_presence_project ON live_presence (project_id);
-CREATE INDEX live_presence_seen ON live_presence (seen_at);
+CREATE INDEX live_presence_expires ON live_presence (expires_at);
