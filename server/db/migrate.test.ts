@@ -3,7 +3,7 @@ import { emptySchema, onBothBackends } from '../testing/backends';
 import type { Db } from './db';
 import { loadMigrations, migrate, type Migration } from './migrate';
 
-const TABLES = ['users', 'sessions', 'api_tokens', 'projects', 'project_members', 'invites', 'audit_log', 'sync_rows', 'blobs', 'project_blobs'];
+const TABLES = ['users', 'sessions', 'api_tokens', 'projects', 'project_members', 'invites', 'audit_log', 'sync_rows', 'blobs', 'project_blobs', 'sign_in_windows', 'live_presence'];
 
 async function tablesIn(db: Db): Promise<string[]> {
   const rows = await db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
@@ -46,6 +46,10 @@ const seedAfter: Record<number, (db: Db) => Promise<void>> = {
     ]);
     await db.query("UPDATE blobs SET put_at = '2026-01-01T00:00:00Z'");
   },
+  8: async (db) => {
+    await db.query("INSERT INTO sign_in_windows (key, attempts, window_start) VALUES ('u:ana', 2, '2026-01-01T00:00:00Z')");
+    await db.query("INSERT INTO live_presence (instance_id, peer_id, project_id, clip_id, username, expires_at) VALUES ($1, 1, $2, 'c1', 'Ana', now())", [CLIENT, PROJECT]);
+  },
 };
 
 /** What the rows seeded up to step N read back as, at any later step. */
@@ -71,6 +75,10 @@ async function checkSeeded(db: Db, upTo: number): Promise<void> {
     // Rows from before step 7 got an upload time of their own then: their grace period starts there.
     expect(await db.query('SELECT put_at IS NOT NULL AS set FROM project_blobs')).toEqual([{ set: true }]);
   }
+  if (upTo >= 8) {
+    expect(await db.query('SELECT key, attempts FROM sign_in_windows')).toEqual([{ key: 'u:ana', attempts: 2 }]);
+    expect(await db.query('SELECT project_id, clip_id, username FROM live_presence')).toEqual([{ project_id: PROJECT, clip_id: 'c1', username: 'Ana' }]);
+  }
 }
 
 describe('migration files', () => {
@@ -85,7 +93,7 @@ onBothBackends(
     it('takes an empty database to the latest schema', async () => {
       const db = ctx.db();
       await emptySchema(db);
-      expect(await migrate(db)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(await migrate(db)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
       expect(await tablesIn(db)).toEqual([...TABLES, 'schema_migrations'].sort());
       expect((await db.query('SELECT version, name FROM schema_migrations ORDER BY version')).map((r) => r.name)).toEqual([
         'users',
@@ -95,6 +103,7 @@ onBothBackends(
         'audit_log',
         'sync',
         'blob_gc',
+        'sign_in_limits_and_presence',
       ]);
     });
 
@@ -135,7 +144,7 @@ onBothBackends(
       const edited = [{ ...real[0], checksum: 'edited' }, ...real.slice(1)];
       await expect(migrate(db, { migrations: edited })).rejects.toThrow(/001_users.sql changed after it was applied/);
       await migrate(db);
-      await expect(migrate(db, { migrations: real.slice(0, 3) })).rejects.toThrow(/schema is at version 7, newer than this server knows \(3\)/);
+      await expect(migrate(db, { migrations: real.slice(0, 3) })).rejects.toThrow(/schema is at version 8, newer than this server knows \(3\)/);
     });
 
     if (ctx.kind === 'postgres') {
@@ -144,8 +153,8 @@ onBothBackends(
         await emptySchema(db);
         const other = ctx.connectAgain();
         const [a, b] = await Promise.all([migrate(db), migrate(other)]);
-        expect([...a, ...b].sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
-        expect(await db.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([1, 2, 3, 4, 5, 6, 7].map((version) => ({ version })));
+        expect([...a, ...b].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+        expect(await db.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((version) => ({ version })));
       });
     }
   },

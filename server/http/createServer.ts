@@ -13,6 +13,7 @@ import { pgBlobStore } from '../sync/blobStore';
 import { startLiveFeed } from '../sync/liveFeed';
 import { PushQueue } from '../sync/pushQueue';
 import { LiveHub } from '../sync/liveHub';
+import { DEFAULT_PRESENCE_TIMING, Presence } from '../sync/presence';
 import { installErrorHandler } from './httpError';
 import { blobRoutes } from './routes/blobRoutes';
 import { healthRoutes } from './routes/healthRoutes';
@@ -38,6 +39,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     return503OnClosing: true,
   });
+  const signInLimits = options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS;
+  const live = new LiveHub();
   const ctx: ServerContext = {
     db: options.db,
     options: {
@@ -46,9 +49,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       publicOrigin: options.publicOrigin,
       liveRecheckMs: options.liveRecheckMs ?? 30_000,
     },
-    limiter: new SignInLimiter(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS),
+    limiter: new SignInLimiter(options.db, signInLimits),
     blobs: options.blobStore ?? pgBlobStore(options.db),
-    live: new LiveHub(),
+    live,
+    presence: new Presence(options.db, live, options.presence ?? DEFAULT_PRESENCE_TIMING, (err) => app.log.warn({ err }, 'presence could not be shared')),
     pushes: new PushQueue(options.db),
   };
   installErrorHandler(app);
@@ -56,6 +60,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } });
   const stopLiveFeed = await startLiveFeed(options.db, ctx.live, (err) => app.log.warn({ err }, 'live rows could not be read; clients were told to pull'));
   app.addHook('onClose', () => stopLiveFeed());
+  await ctx.presence.start();
+  app.addHook('onClose', () => ctx.presence.stop());
+  // Ended sign-in windows would only be reset by their next attempt; sweep them so a spray of
+  // usernames does not pile up rows. Every process sweeps (a DELETE of nothing costs little).
+  const sweepSignIns = setInterval(() => {
+    ctx.limiter.sweep().catch((err: unknown) => app.log.warn({ err }, 'could not sweep ended sign-in windows'));
+  }, Math.min(signInLimits.windowMs, 60_000));
+  sweepSignIns.unref();
+  app.addHook('onClose', async () => clearInterval(sweepSignIns));
   // JSON only: the text/plain a cross-site <form> can send is refused (415) before any route runs.
   app.removeContentTypeParser('text/plain');
   await app.register(

@@ -4,6 +4,7 @@ import type { SignInLimiter, SignInLimits } from '../auth/signInLimiter';
 import type { Db } from '../db/db';
 import type { BlobStore } from '../sync/blobStore';
 import type { LiveHub } from '../sync/liveHub';
+import type { Presence, PresenceTiming } from '../sync/presence';
 import type { PushQueue } from '../sync/pushQueue';
 
 export interface SessionPolicy {
@@ -30,6 +31,8 @@ export interface ServerOptions {
   blobStore?: BlobStore;
   /** How often a live socket's session and membership are checked again (ms, default 30 s). */
   liveRecheckMs?: number;
+  /** How often presence rows are refreshed, and when a silent process's rows expire (server/sync/presence.ts). */
+  presence?: PresenceTiming;
   /** Fastify's logger (default off; `serve` logs warnings and errors). */
   logger?: boolean | { level: string };
 }
@@ -48,6 +51,8 @@ export interface ServerContext {
   blobs: BlobStore;
   /** This process's live sockets (server/sync/liveHub.ts). */
   live: LiveHub;
+  /** Who has which clip open, shared with the other server processes (server/sync/presence.ts). */
+  presence: Presence;
   /** Pushes, gathered per project into shared transactions (server/sync/pushQueue.ts). */
   pushes: PushQueue;
 }

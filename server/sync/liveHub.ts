@@ -1,9 +1,9 @@
 /**
  * The live sockets of this server process, by project: passes on what their project gained (fed by
- * liveFeed.ts, so pushes through any process reach every process's sockets) and who has which clip
- * open. Presence is per process: people connected through another server process are not listed
- * (docs/server.md). No I/O of its own: a peer is anything that takes message texts. A message is
- * serialized once per project, not once per socket: a stroke's rows go to every member.
+ * liveFeed.ts, so pushes through any process reach every process's sockets) and knows which clip
+ * each has open (presence.ts shares that with the other processes through the database). No I/O of
+ * its own: a peer is anything that takes message texts. A message is serialized once per project,
+ * not once per socket: a stroke's rows go to every member.
  */
 import type { LiveServerMessage } from '../../src/sync/protocol';
 
@@ -23,20 +23,27 @@ export class LiveHub {
     peers.set(peer, null);
   }
 
-  leave(projectId: string, peer: LivePeer): void {
+  /** Forgets the peer; true when it had a clip open (presence changed). */
+  leave(projectId: string, peer: LivePeer): boolean {
     const peers = this.projects.get(projectId);
-    if (!peers?.has(peer)) return;
+    if (!peers?.has(peer)) return false;
     const hadClip = peers.get(peer) !== null;
     peers.delete(peer);
     if (peers.size === 0) this.projects.delete(projectId);
-    else if (hadClip) this.broadcastPresence(projectId);
+    return hadClip;
   }
 
-  open(projectId: string, peer: LivePeer, clipId: string | null): void {
+  /** Notes the clip the peer has open (null: none); true when that changed. */
+  open(projectId: string, peer: LivePeer, clipId: string | null): boolean {
     const peers = this.projects.get(projectId);
-    if (!peers?.has(peer) || peers.get(peer) === clipId) return;
+    if (!peers?.has(peer) || peers.get(peer) === clipId) return false;
     peers.set(peer, clipId);
-    this.broadcastPresence(projectId);
+    return true;
+  }
+
+  /** The clip the peer has open here (null: none, or not a peer of the project). */
+  clipOf(projectId: string, peer: LivePeer): string | null {
+    return this.projects.get(projectId)?.get(peer) ?? null;
   }
 
   /** Sends one message to every socket of the project here. */
@@ -57,21 +64,5 @@ export class LiveHub {
   /** Projects with at least one socket here. */
   projectIds(): string[] {
     return [...this.projects.keys()];
-  }
-
-  /** Clip id → the names of the people who have it open, sorted, each once. */
-  presence(projectId: string): Record<string, string[]> {
-    // A Map, not an object: a clip id is client text, and "__proto__" must stay a plain key.
-    const clips = new Map<string, Set<string>>();
-    for (const [peer, clipId] of this.projects.get(projectId) ?? []) {
-      if (clipId === null) continue;
-      const names = clips.get(clipId) ?? new Set<string>();
-      clips.set(clipId, names.add(peer.username));
-    }
-    return Object.fromEntries([...clips].map(([clipId, names]) => [clipId, [...names].sort()]));
-  }
-
-  private broadcastPresence(projectId: string): void {
-    this.broadcast(projectId, { type: 'presence', clips: this.presence(projectId) });
   }
 }

@@ -6,6 +6,7 @@ import { clipRow, frameRow } from '../testing/syncFixtures';
 import { RowRefused, checkRow, sameJson } from './checkRow';
 import { imageMime } from './imageMime';
 import { LiveHub } from './liveHub';
+import { presenceOf } from './presence';
 import { changedPayload, parseChangedPayload } from './push';
 
 const PROJECT = '00000000-0000-4000-8000-000000000001';
@@ -73,7 +74,7 @@ describe('the live hub', () => {
     return { username, got, send: (text: string) => void got.push(JSON.parse(text) as LiveServerMessage) };
   };
 
-  it("tells only the project's peers of changes, and keeps presence per clip", () => {
+  it("tells only the project's peers of changes, and knows which clip each has open", () => {
     const hub = new LiveHub();
     const [ana, bo, cy] = [peer('ana'), peer('bo'), peer('cy')];
     hub.join('p1', ana);
@@ -81,13 +82,23 @@ describe('the live hub', () => {
     hub.join('p2', cy);
     hub.broadcast('p1', { type: 'changed', cursor: '7' });
     expect([ana.got, cy.got]).toEqual([[{ type: 'changed', cursor: '7' }], []]);
-    hub.open('p1', ana, '__proto__');
-    hub.open('p1', bo, '__proto__');
-    expect(hub.presence('p1')).toEqual({ ['__proto__']: ['ana', 'bo'] });
-    expect(Object.getPrototypeOf(hub.presence('p1'))).toBe(Object.prototype);
-    hub.leave('p1', ana);
-    expect(bo.got.at(-1)).toEqual({ type: 'presence', clips: { ['__proto__']: ['bo'] } });
-    hub.leave('p1', bo);
+    expect(hub.open('p1', ana, 'c1')).toBe(true);
+    expect(hub.open('p1', ana, 'c1')).toBe(false);
+    expect(hub.open('p2', ana, 'c1')).toBe(false);
+    expect(hub.clipOf('p1', ana)).toBe('c1');
+    expect(hub.leave('p1', ana)).toBe(true);
+    expect(hub.leave('p1', bo)).toBe(false);
     expect(hub.projectIds()).toEqual(['p2']);
+  });
+
+  it('lists presence per clip, a clip named "__proto__" as a plain key', () => {
+    const clips = presenceOf([
+      { clip_id: '__proto__', username: 'bo' },
+      { clip_id: '__proto__', username: 'ana' },
+      { clip_id: 'c2', username: 'ana' },
+      { clip_id: 'c2', username: 'ana' },
+    ]);
+    expect(clips).toEqual({ ['__proto__']: ['ana', 'bo'], c2: ['ana'] });
+    expect(Object.getPrototypeOf(clips)).toBe(Object.prototype);
   });
 });

@@ -57,16 +57,19 @@ export function liveRoutes(api: FastifyInstance, ctx: ServerContext): void {
     };
     // Until hello is out, what the hub says waits: the client learns the cursor first, then the news
     // (news older than hello is harmless: the client skips what it holds and pulls over a gap).
-    // Presence sent meanwhile is dropped: the presence that follows hello is newer.
+    // Of the presence sent meanwhile only the latest is kept: each one replaces the one before.
     let waiting: string[] | null = [];
+    let heldPresence: string | null = null;
     const peer: LivePeer = {
       username: request.signedIn.username,
       send: (text, type) => {
         if (!waiting) send(text);
-        else if (type !== 'presence') waiting.push(text);
+        else if (type === 'presence') heldPresence = text;
+        else waiting.push(text);
       },
     };
-    ctx.live.join(projectId, peer);
+    // Joining reads the project's presence (every process's sockets: server/sync/presence.ts) and sends it.
+    ctx.presence.join(projectId, peer);
     // The socket outlives the checks of its handshake: ask again now and then, and close it when the
     // session ended (expired, signed out, user disabled) or the membership was taken away.
     const recheck = setInterval(() => {
@@ -78,16 +81,16 @@ export function liveRoutes(api: FastifyInstance, ctx: ServerContext): void {
     socket.on('message', (data, isBinary) => {
       const message = isBinary ? null : parseLiveClientMessage(data.toString());
       if (!message) return socket.close(1008, 'not a sync protocol message');
-      ctx.live.open(projectId, peer, message.clipId);
+      ctx.presence.open(projectId, peer, message.clipId);
     });
     socket.on('close', () => {
       clearInterval(recheck);
-      ctx.live.leave(projectId, peer);
+      ctx.presence.leave(projectId, peer);
     });
     projectCursor(ctx.db, projectId).then(
       (cursor) => {
         send(JSON.stringify({ type: 'hello', cursor } satisfies LiveServerMessage));
-        send(JSON.stringify({ type: 'presence', clips: ctx.live.presence(projectId) } satisfies LiveServerMessage));
+        if (heldPresence) send(heldPresence);
         const held = waiting ?? [];
         waiting = null;
         for (const text of held) send(text);

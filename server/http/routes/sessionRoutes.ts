@@ -33,20 +33,19 @@ export function sessionRoutes(api: FastifyInstance, ctx: ServerContext): void {
     const password = checkPassword(request.body.password);
     if (!password.ok) throw new HttpError(400, password.message);
 
-    const waitMs = ctx.limiter.retryAfterMs(request.ip, username.value);
+    // Counted before the password is checked (a good one takes its attempt back): parallel guesses
+    // through any server process cannot slip past the limit together.
+    const waitMs = await ctx.limiter.attempt(request.ip, username.value);
     if (waitMs > 0) {
       reply.header('Retry-After', String(Math.ceil(waitMs / 1000)));
       throw new HttpError(429, `too many failed sign-ins; try again in ${Math.ceil(waitMs / 60_000)} min`);
     }
     const user = await findUserByName(ctx.db, username.value);
     const good = await verifyPassword(password.value, user?.password_hash ?? (await decoyHash));
-    if (!user || !good) {
-      ctx.limiter.recordFailure(request.ip, username.value);
-      throw new HttpError(401, 'wrong username or password');
-    }
+    if (!user || !good) throw new HttpError(401, 'wrong username or password');
+    await ctx.limiter.succeeded(request.ip, username.value);
     // Said only to whoever knows the password, so it tells a stranger nothing about which names exist.
     if (user.disabled) throw new HttpError(403, 'this account is disabled; ask the server\'s administrator');
-    ctx.limiter.recordSuccess(username.value);
     if (needsRehash(user.password_hash, ctx.options.passwordParams)) {
       await setPasswordHash(ctx.db, user.id, await hashPassword(password.value, ctx.options.passwordParams));
     }
