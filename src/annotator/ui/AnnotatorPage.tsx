@@ -20,7 +20,8 @@ import { orderOverlays } from './canvasOverlays';
 import { ANNOTATOR_OVERLAYS } from './overlays/annotatorOverlays';
 import { Toolbar } from './Toolbar';
 import { SidePanel } from './SidePanel';
-import { ObjectsPanel, objectColours, useClipObjects } from './ObjectsPanel';
+import { ObjectsPanel, objectColour, objectColours, useClipObjects } from './ObjectsPanel';
+import { useObjectMarks } from './objectMarks';
 import { ShortcutSheet } from './ShortcutSheet';
 import { CommandPalette } from './CommandPalette';
 import { FillConfirm } from './FillConfirm';
@@ -113,6 +114,7 @@ const EditorView = memo(function EditorView({ clip, slots, session, images, auth
   // An objects project paints objects: their list replaces the two states (docs/objects.md).
   const paintsObjects = session.codec.kind === 'objects';
   const clipObjects = useClipObjects(db, clip);
+  const objectMarks = useObjectMarks(db, session, paintsObjects ? clipObjects?.objects : undefined, objectColour);
   const valueColours = useMemo(() => (paintsObjects && clipObjects ? objectColours(session, clipObjects.objects) : null), [paintsObjects, clipObjects, session]);
   return (
     <div className="flex h-[calc(100vh-45px)] flex-col">
@@ -146,7 +148,7 @@ const EditorView = memo(function EditorView({ clip, slots, session, images, auth
         />
         {AfterSidePanel && <AfterSidePanel {...slot} />}
       </div>
-      <LiveTimeline frames={frames} areas={areas} editedAreas={editedAreas} current={k} onPick={(i) => commands.goToFrame(i)} rejected={rejected} selection={selection} onSelect={setSelection} flagged={flagged} />
+      <LiveTimeline frames={frames} areas={areas} editedAreas={editedAreas} current={k} onPick={(i) => commands.goToFrame(i)} rejected={rejected} selection={selection} onSelect={setSelection} flagged={flagged} objectMarks={objectMarks} />
       {sheet && <ShortcutSheet registry={registry} onClose={() => setSheet(false)} />}
       {palette && <CommandPalette ctx={ctx} registry={registry} onClose={() => setPalette(false)} />}
     </div>

@@ -16,7 +16,7 @@ export function reversedSource(source: PropagationSource, frameCount: number): P
 }
 
 export interface DirectionalStepper {
-  (direction: Direction, from: number, previous: LabelMap, chain: ChainState, signal?: AbortSignal): Promise<PropagationResult>;
+  (direction: Direction, from: number, previous: LabelMap, chain: ChainState, signal?: AbortSignal): Promise<PropagationResult & { depth: number }>;
 }
 
 /** A step for interpolation's chains: from frame `from` to from ± 1, the result's `from`/`to` in the clip's own frame numbers. */
@@ -24,8 +24,12 @@ export function directionalStep(engine: PropagationEngine, source: PropagationSo
   const backward = reversedSource(source, frameCount);
   return async (direction, from, previous, chain, signal) => {
     const options = { previous, previousConfidence: chain.confidence, previousDepth: chain.depth, signal };
-    if (direction === 'forward') return propagateFrame(engine, source, { ...options, from });
+    // propagateFrame always sets the depth (see PropagationResult.depth).
+    if (direction === 'forward') {
+      const r = await propagateFrame(engine, source, { ...options, from });
+      return { ...r, depth: r.depth ?? chain.depth + 1 };
+    }
     const r = await propagateFrame(engine, backward, { ...options, from: frameCount - 1 - from });
-    return { ...r, from, to: from - 1 };
+    return { ...r, from, to: from - 1, depth: r.depth ?? chain.depth + 1 };
   };
 }
