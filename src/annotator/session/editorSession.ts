@@ -38,6 +38,7 @@ import type {
   EditOptions,
   EditOutcome,
   FrameCompute,
+  ObjectFacts,
   RoomToolEntry,
   SamToolPort,
   SessionOptions,
@@ -468,12 +469,12 @@ export class EditorSession {
     const shown = frameIndex === this.ctx.frameIndex;
     if (shown && this.input.busy) return { status: 'refused', frameIndex, reason: STROKE_UNDER_WAY };
     const change = frameChange(frameIndex, map, action, compute, this.frames.tagsAt(frameIndex), options);
-    if (!change) return { status: 'unchanged', frameIndex };
-    const { patch, tags } = change;
+    if (!change && !(options.objects && this.factsChange(frameIndex, options.objects))) return { status: 'unchanged', frameIndex };
+    const { patch, tags } = change ?? { patch: null, tags: null };
     if (tags) this.frames.setTags(frameIndex, tags);
     if (!shown) this.frames.keep(frameIndex, map);
     if (patch) this.history.commit(patch);
-    this.persist(frameIndex, map, patch, false);
+    this.persist(frameIndex, map, patch, false, options.objects);
     if (patch && shown) this.emitInvalidate(patch.box);
     this.syncBusy();
     return { status: 'applied', frameIndex, patch };
@@ -560,7 +561,13 @@ export class EditorSession {
    * Queues the frame's layer (from `map`) with the patch's revision, if any. A gesture's commit
    * also settles the gesture's draft rows in the same write.
    */
-  private persist(frameIndex: number, map: LabelMap, patch: Patch | null, gesture: boolean): void {
+  /** Whether `facts` change frame k's objects when its pixels stay (an edit that sets only facts). */
+  private factsChange(frameIndex: number, facts: ObjectFacts): boolean {
+    const before = this.frames.objectsAt(frameIndex);
+    return JSON.stringify(facts(before)) !== JSON.stringify(before);
+  }
+
+  private persist(frameIndex: number, map: LabelMap, patch: Patch | null, gesture: boolean, facts?: ObjectFacts): void {
     const write = frameWrite({
       clipId: this.clip.id,
       source: this.source,
@@ -572,6 +579,7 @@ export class EditorSession {
       at: Date.now(),
       codec: this.codec,
       objects: this.frames.objectsAt(frameIndex),
+      facts,
     });
     this.frames.setObjects(frameIndex, write.layer.objects);
     const draft = gesture ? (this.drafts?.take(frameIndex) ?? null) : null;

@@ -24,13 +24,16 @@ export interface FrameWriteOf {
   codec?: PixelCodec;
   /** The frame's objects before the change (their per-frame facts are kept). */
   objects?: readonly LayerObject[];
+  /** Sets the objects' per-frame facts after the pixels (EditOptions.objects). */
+  facts?: (objects: readonly LayerObject[]) => LayerObject[];
   author: string;
   at: number;
 }
 
-export function frameWrite({ clipId, source, frameIndex, map, tags, patch, author, at, codec = STATE_CODEC, objects }: FrameWriteOf): FrameWrite {
+export function frameWrite({ clipId, source, frameIndex, map, tags, patch, author, at, codec = STATE_CODEC, objects, facts }: FrameWriteOf): FrameWrite {
   const revisions = patch ? [{ ...codec.toRevision(patch), clipId, source, author, at }] : [];
   const pixels = codec.layerOf(map, objects);
+  if (facts) pixels.objects = facts(pixels.objects ?? []);
   return {
     clipId,
     frameIndex,

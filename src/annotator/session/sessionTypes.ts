@@ -4,6 +4,7 @@
  * frame the tools work on. EditorSession re-exports them (its callers import them from there).
  */
 import type { FrameEdits } from '../../store/layers';
+import type { LayerObject } from '../../store/types';
 import type { LabelMap } from '../../masks/labelMap';
 import type { PointerInput, ToolContext } from '../tools/types';
 import type { ActionScope, EditorToolId } from '../actions';
@@ -52,7 +53,16 @@ export type FrameCompute = (map: LabelMap) => Uint8Array | null;
 export interface EditOptions {
   /** The frame's next instance tags, given its current ones and its map after the pixels changed. */
   tags?: (current: readonly InstanceTag[], map: LabelMap) => readonly InstanceTag[];
+  /**
+   * The frame's objects as written, given them as the pixels leave them: where an edit sets the
+   * per-frame facts of objects (a keyframe mark, an interpolation's provenance). It changes facts
+   * only, never an object's `rle` or `area`. With it an edit writes even when the pixels stay.
+   */
+  objects?: ObjectFacts;
 }
+
+/** Sets per-frame facts of a frame's objects (EditOptions.objects). */
+export type ObjectFacts = (objects: readonly LayerObject[]) => LayerObject[];
 
 /** What `EditorSession.edit` did: one undo step and one write when applied, nothing otherwise. */
 export type EditOutcome =

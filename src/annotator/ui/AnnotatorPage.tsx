@@ -21,7 +21,8 @@ import { ANNOTATOR_OVERLAYS } from './overlays/annotatorOverlays';
 import { Toolbar } from './Toolbar';
 import { SidePanel } from './SidePanel';
 import { ObjectsPanel, useClipObjects } from './ObjectsPanel';
-import { objectColours, useObjectView } from './objectView';
+import { objectColour, objectColours, useObjectView } from './objectView';
+import { useObjectMarks } from './objectMarks';
 import { ShortcutSheet } from './ShortcutSheet';
 import { CommandPalette } from './CommandPalette';
 import { FillConfirm } from './FillConfirm';
@@ -115,6 +116,7 @@ const EditorView = memo(function EditorView({ clip, slots, session, images, auth
   const paintsObjects = session.codec.kind === 'objects';
   const clipObjects = useClipObjects(db, clip);
   const objectView = useObjectView(session);
+  const objectMarks = useObjectMarks(db, session, paintsObjects ? clipObjects?.objects : undefined, objectColour);
   const valueColours = useMemo(
     () => (paintsObjects && clipObjects ? objectColours(session, clipObjects.objects, objectView, clipObjects.schema) : null),
     [paintsObjects, clipObjects, session, objectView],
@@ -151,7 +153,7 @@ const EditorView = memo(function EditorView({ clip, slots, session, images, auth
         />
         {AfterSidePanel && <AfterSidePanel {...slot} />}
       </div>
-      <LiveTimeline frames={frames} areas={areas} editedAreas={editedAreas} current={k} onPick={(i) => commands.goToFrame(i)} rejected={rejected} selection={selection} onSelect={setSelection} flagged={flagged} />
+      <LiveTimeline frames={frames} areas={areas} editedAreas={editedAreas} current={k} onPick={(i) => commands.goToFrame(i)} rejected={rejected} selection={selection} onSelect={setSelection} flagged={flagged} objectMarks={objectMarks} />
       {sheet && <ShortcutSheet registry={registry} onClose={() => setSheet(false)} />}
       {palette && <CommandPalette ctx={ctx} registry={registry} onClose={() => setPalette(false)} />}
     </div>

@@ -12,6 +12,7 @@ import { memo, useEffect, useMemo, useRef, type MouseEvent as ReactMouseEvent, t
 import type { Frame, FramePhase, FrameVerdict } from '../../store/types';
 import type { LayerAreas } from '../../store/layers';
 import { rangeBounds, type FrameRange } from '../phases';
+import type { ObjectMark } from './objectMarks';
 
 export type FrameState = 'empty' | 'annotated' | 'ignored' | 'reviewed';
 
@@ -75,9 +76,11 @@ interface Props {
    * instead of rescaling, and laying out again, every bar of the strip on every animation frame.
    */
   scaleArea?: number;
+  /** An objects project: per frame, each object's presence band and keyframe tick (objectMarks.ts). */
+  objectMarks?: ReadonlyMap<number, readonly ObjectMark[]>;
 }
 
-export function Timeline({ frames, areas, current, onPick, rejected, selection = null, onSelect, flagged, scaleArea }: Props) {
+export function Timeline({ frames, areas, current, onPick, rejected, selection = null, onSelect, flagged, scaleArea, objectMarks }: Props) {
   const byFrame = useMemo(() => new Map(areas.map((a) => [a.frameIndex, a])), [areas]);
   const maxArea = useMemo(() => scaleArea ?? largestArea(areas), [scaleArea, areas]);
   const [lo, hi] = selection ? rangeBounds(selection) : [-1, -1];
@@ -148,6 +151,7 @@ export function Timeline({ frames, areas, current, onPick, rejected, selection =
           selected={f.index >= lo && f.index <= hi}
           rejection={rejected?.get(f.index)}
           flag={flagged?.get(f.index)}
+          marks={objectMarks?.get(f.index)}
         />
       ))}
     </nav>
@@ -162,11 +166,13 @@ interface CellProps {
   selected: boolean;
   rejection: FrameVerdict | undefined;
   flag: string | undefined;
+  marks: readonly ObjectMark[] | undefined;
 }
 
-const TimelineCell = memo(function TimelineCell({ frame: f, area: a, maxArea, current, selected, rejection, flag }: CellProps) {
+const TimelineCell = memo(function TimelineCell({ frame: f, area: a, maxArea, current, selected, rejection, flag, marks }: CellProps) {
   const state = frameState(f, a);
   const bars = a && barHeights(a, maxArea);
+  const keyframes = marks?.filter((m) => m.keyframe).length ?? 0;
   return (
     <button
       data-frame-index={f.index}
@@ -176,6 +182,8 @@ const TimelineCell = memo(function TimelineCell({ frame: f, area: a, maxArea, cu
       data-selected={selected ? 'true' : undefined}
       data-rejected={rejection ? 'true' : undefined}
       data-low-confidence={flag ? 'true' : undefined}
+      data-objects-present={marks ? marks.filter((m) => m.present).length : undefined}
+      data-keyframes={keyframes > 0 ? keyframes : undefined}
       aria-current={current ? 'true' : undefined}
       title={cellTitle(f, state, rejection) + (flag ? ` · ${flag}` : '')}
       className={`relative flex h-full min-w-3 flex-1 shrink-0 flex-col justify-end rounded-sm ${selected ? 'bg-sky-900' : STATE_BG[state]} ${
@@ -188,7 +196,21 @@ const TimelineCell = memo(function TimelineCell({ frame: f, area: a, maxArea, cu
         {bars && <span className="block bg-emerald-500" style={{ height: `${bars.trf}%` }} />}
         {bars && <span className="block bg-red-500" style={{ height: `${bars.act}%` }} />}
       </span>
+      {marks && marks.length > 0 && <ObjectBands marks={marks} />}
       <span className={`mt-px block h-1.5 ${f.phase ? PHASE_COLOUR[f.phase] : 'bg-transparent'}`} />
     </button>
   );
 });
+
+/** One thin band per object, in its colour where it has pixels; a keyframe is a white tick on it. */
+function ObjectBands({ marks }: { marks: readonly ObjectMark[] }) {
+  return (
+    <span className="mt-px flex flex-col gap-px" data-testid="object-bands">
+      {marks.map((m) => (
+        <span key={m.id} className="relative block h-0.5" style={{ background: m.present ? m.colour : 'transparent' }}>
+          {m.keyframe && <span className="absolute left-1/2 top-[-2px] block h-1.5 w-1 -translate-x-1/2 rounded-sm bg-white" data-testid="keyframe-tick" />}
+        </span>
+      ))}
+    </span>
+  );
+}

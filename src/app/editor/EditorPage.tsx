@@ -26,6 +26,8 @@ import { ClipPresence } from '../team/ClipPresence';
 import { REVIEW_ACTIONS } from '../../review/ui/reviewActions';
 import { useReviewMasksRequest } from '../../review/ui/reviewMasks';
 import { ASSIST_ACTIONS } from '../../inference/ui/assistActions';
+import { InterpolatePanel } from '../../objects/ui/InterpolatePanel';
+import { OBJECT_ACTIONS } from '../../objects/ui/objectActions';
 import { ROOM_OVERLAYS } from './roomOverlays';
 import type { Action } from '../../annotator/actions';
 
@@ -46,6 +48,7 @@ function ToolsSlot({ db, clip, session, images, canvas, frameIndex, goToFrame }:
       <PropagatePanel session={session} images={images} frameIndex={frameIndex} goToFrame={goToFrame} />
       <Proposals db={db} clip={clip} session={session} images={images} canvas={canvas} />
       <SuggestStatesFallback session={session} images={images} />
+      {session.codec.kind === 'objects' && <InterpolatePanel db={db} clip={clip} session={session} images={images} frameIndex={frameIndex} />}
     </>
   );
 }
@@ -75,7 +78,7 @@ function ReviewSlot({ db, clip, session, frameIndex, goToFrame, sources }: Edito
 }
 
 /** The rooms' actions in the editor's one table (palette, shortcut sheet, keys). */
-const ROOM_ACTIONS: readonly Action[] = [...REVIEW_ACTIONS, ...ASSIST_ACTIONS];
+const ROOM_ACTIONS: readonly Action[] = [...REVIEW_ACTIONS, ...ASSIST_ACTIONS, ...OBJECT_ACTIONS];
 const useRoomActions = () => ROOM_ACTIONS;
 
 const slots: EditorSlots = { header: HeaderSlot, tools: ToolsSlot, canvasOverlay: CanvasOverlaySlot, canvasOverlays: ROOM_OVERLAYS, beforeSidePanel: DockSlot, afterSidePanel: ReviewSlot, useActions: useRoomActions, useMasksRequest: useReviewMasksRequest, liveAreas, timelineFlags: lowConfidenceStore };

@@ -5,8 +5,9 @@ import { paletteEntries } from '../../annotator/palette';
 import { parseShortcut } from '../../annotator/shortcuts';
 import { REVIEW_ACTIONS, REVIEWER_ACTION_IDS } from '../../review/ui/reviewActions';
 import { ASSIST_ACTIONS, PROPOSAL_ACTION_IDS } from '../../inference/ui/assistActions';
+import { OBJECT_ACTIONS } from '../../objects/ui/objectActions';
 
-const registry: readonly Action[] = [...ACTIONS, ...REVIEW_ACTIONS, ...ASSIST_ACTIONS];
+const registry: readonly Action[] = [...ACTIONS, ...REVIEW_ACTIONS, ...ASSIST_ACTIONS, ...OBJECT_ACTIONS];
 const state: EditorState = { tool: 'brush', instanceId: 1, activeClass: 1, protect: false, masksVisible: true, brushSize: 16, frameIndex: 0, frameCount: 20, canUndo: false, canRedo: false, busy: false, readOnly: false };
 const ctx = { state, commands: {} } as unknown as ActionContext;
 const key = (k: string, shiftKey = false) => ({ key: k, shiftKey, ctrlKey: false, metaKey: false, altKey: false });
