@@ -4,7 +4,7 @@
  * one. Each object is drawn in its own colour on the canvas: `objectColours` gives the editor the
  * colour of every object's map value (annotator/pixelCodec.ts).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { SpocDb } from '../../store/db';
 import { createClipObject, listClipObjects, updateClipObject } from '../../store/objects';
@@ -14,6 +14,8 @@ import { classColour } from '../../objects/colours';
 import { notify, messageOf } from '../../workspace/notices';
 import type { EditorSession, SessionState } from '../session/editorSession';
 import { UNASSIGNED } from '../pixelCodec';
+import { ObjectFacts } from './contact/ObjectFacts';
+import { ContactPicking } from './contact/ContactPicking';
 
 /** Annotated pixels no object owns (masks made before the clip had objects). */
 const UNASSIGNED_COLOUR = '#a1a1aa';
@@ -53,6 +55,7 @@ interface Props {
 export function ObjectsPanel({ db, clip, session, state, author, objects, schema }: Props) {
   const [classId, setClassId] = useState('');
   const classes = useMemo(() => new Map(schema.classes.map((c) => [c.id, c])), [schema]);
+  const names = useMemo(() => new Map(objects.map((o) => [o.id, o.name])), [objects]);
   const activeId = session.objectOf(state.activeClass);
 
   // The first object is the one painted until someone picks another.
@@ -72,6 +75,7 @@ export function ObjectsPanel({ db, clip, session, state, author, objects, schema
   return (
     <aside className="flex w-60 shrink-0 flex-col gap-2 overflow-y-auto border-l border-zinc-800 bg-zinc-900 p-2 text-sm" aria-label="Objects">
       <h2 className="font-semibold">Objects</h2>
+      <ContactPicking session={session} objects={objects} schema={schema} readOnly={state.readOnly} />
       <form
         className="flex gap-1"
         onSubmit={(e) => {
@@ -101,6 +105,7 @@ export function ObjectsPanel({ db, clip, session, state, author, objects, schema
             active={o.id === activeId && state.activeClass !== 0}
             onPick={() => session.setClass(session.slotOf(o.id))}
             onRename={(name) => void updateClipObject(db, o.id, { name }).catch((err: unknown) => notify('error', messageOf(err)))}
+            facts={<ObjectFacts session={session} frameIndex={state.frameIndex} object={o} schema={schema} names={names} readOnly={state.readOnly} />}
           />
         ))}
       </ul>
@@ -114,31 +119,36 @@ interface RowProps {
   active: boolean;
   onPick: () => void;
   onRename: (name: string) => void;
+  /** The object's facts on the shown frame (contact answer, exhaustive mark). */
+  facts: ReactNode;
 }
 
-function ObjectRow({ object, className, active, onPick, onRename }: RowProps) {
+function ObjectRow({ object, className, active, onPick, onRename, facts }: RowProps) {
   const [name, setName] = useState(object.name);
   return (
     <li
       data-testid="object-row"
       data-object-id={object.id}
       data-active={active ? 'true' : 'false'}
-      className={`flex items-center gap-2 rounded px-1 py-0.5 ${active ? 'bg-sky-900' : 'hover:bg-zinc-800'}`}
+      className={`flex flex-col rounded px-1 py-0.5 ${active ? 'bg-sky-900' : 'hover:bg-zinc-800'}`}
       onClick={onPick}
     >
-      <span className="inline-block h-3 w-3 shrink-0 rounded-sm" style={{ background: objectColour(object) }} />
-      <input
-        aria-label={`Name of ${object.name}`}
-        className="min-w-0 flex-1 rounded bg-transparent px-1 focus:bg-zinc-950"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        onBlur={() => (name.trim() && name.trim() !== object.name ? onRename(name.trim()) : setName(object.name))}
-        onKeyDown={(e) => {
-          e.stopPropagation(); // typing a name is not a shortcut
-          if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
-        }}
-      />
-      {className && <span className="shrink-0 text-xs text-zinc-500">{className}</span>}
+      <div className="flex items-center gap-2">
+        <span className="inline-block h-3 w-3 shrink-0 rounded-sm" style={{ background: objectColour(object) }} />
+        <input
+          aria-label={`Name of ${object.name}`}
+          className="min-w-0 flex-1 rounded bg-transparent px-1 focus:bg-zinc-950"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          onBlur={() => (name.trim() && name.trim() !== object.name ? onRename(name.trim()) : setName(object.name))}
+          onKeyDown={(e) => {
+            e.stopPropagation(); // typing a name is not a shortcut
+            if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+          }}
+        />
+        {className && <span className="shrink-0 text-xs text-zinc-500">{className}</span>}
+      </div>
+      {facts}
     </li>
   );
 }
