@@ -462,6 +462,8 @@ export class EditorSession {
   setExhaustive(id: string, on: boolean): EditOutcome {
     const k = this.ctx.frameIndex;
     if (this.state.readOnly) return { status: 'refused', frameIndex: k, reason: readOnlyRefusal(this.state.viewOnly) };
+    // The write takes the map as it is: never half a stroke.
+    if (this.input.busy) return { status: 'refused', frameIndex: k, reason: STROKE_UNDER_WAY };
     const objects = this.frames.objectsAt(k);
     const at = objects.findIndex((o) => o.id === id);
     if ((at >= 0 && Boolean(objects[at].exhaustive) === on) || (at < 0 && !on)) return { status: 'unchanged', frameIndex: k };
