@@ -90,7 +90,7 @@ export interface ActionContext {
  * the unscoped actions. So a key never depends on which listener was registered first (`a` accepts
  * the proposal while proposals are open, the frame in reviewer mode otherwise).
  */
-export const ACTION_SCOPES = ['placing-comment', 'proposals', 'reviewer'] as const;
+export const ACTION_SCOPES = ['placing-comment', 'setting-contact', 'proposals', 'reviewer'] as const;
 export type ActionScope = (typeof ACTION_SCOPES)[number];
 
 export type ActionGroup = 'class' | 'tool' | 'brush' | 'edit' | 'frame' | 'view' | 'review' | 'assist';

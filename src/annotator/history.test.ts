@@ -197,3 +197,46 @@ describe('History.fromRevisions (undo across reloads)', () => {
     expect(h.depth(0)).toEqual({ undo: 2, redo: 0 });
   });
 });
+
+describe('History with relation steps', () => {
+  const touch = { type: 'contact' as const, subjectId: 'hand', answer: 'contact' as const, objectId: 'pan' };
+  const step = (map: LabelMap, before: (typeof touch)[], after: (typeof touch)[]): Patch => ({
+    frameIndex: 0,
+    box: { x: 0, y: 0, w: 1, h: 1 },
+    before: map.data.slice(0, 1),
+    after: map.data.slice(0, 1),
+    action: 'contact:contact',
+    relations: { before, after },
+  });
+
+  it('undoes and redoes a relation step only when the frame still has the relations it left', () => {
+    const map = createLabelMap(4, 4);
+    const h = new History();
+    h.commit(step(map, [], [touch]));
+    const u = h.undo(0, map, [touch])!;
+    expect(u.relations).toEqual({ before: [touch], after: [] });
+    const r = h.redo(0, map, [])!;
+    expect(r.relations).toEqual({ before: [], after: [touch] });
+    const onStale = vi.fn();
+    const stale = new History({ onStale });
+    stale.commit(step(map, [], [touch]));
+    expect(stale.undo(0, map, [])).toBeNull();
+    expect(onStale).toHaveBeenCalledWith(0);
+  });
+
+  it('rebuilds relation steps from the log: an undo revision pops the step it inverts', () => {
+    const map = createLabelMap(4, 4);
+    const rev = (seq: number, action: string, before: (typeof touch)[], after: (typeof touch)[]): LoggedRevision => ({
+      ...patchToRevision(step(map, before, after)),
+      action,
+      seq,
+      relationsBefore: before,
+      relationsAfter: after,
+    });
+    const other = { ...touch, objectId: 'knife' };
+    const h = History.fromRevisions([rev(1, 'contact:contact', [], [touch]), rev(2, 'contact:contact', [touch], [other]), rev(3, 'undo:contact:contact', [other], [touch])]);
+    expect(h.depth(0)).toEqual({ undo: 1, redo: 1 });
+    expect(h.undo(0, map, [touch])!.relations).toEqual({ before: [touch], after: [] });
+    expect(h.redo(0, map, [])!.relations).toEqual({ before: [], after: [touch] });
+  });
+});

@@ -17,6 +17,8 @@ import { applyPatch, invertPatch, patchBytes, patchFits, type Patch } from './pa
 import { REDO_PREFIX, replayRevisions, UNDO_PREFIX, type LoggedRevision, type ReplayEntry } from './historyReplay';
 import { revisionToPatch, type RevisionPixels } from './revisionPatch';
 import type { PixelCodec } from './pixelCodec';
+import type { LayerRelation } from '../store/types';
+import { sameRelations } from '../objects/relations';
 
 export const DEFAULT_HISTORY_BUDGET = 64 * 1024 * 1024;
 
@@ -93,12 +95,15 @@ export class History {
     this.evict();
   }
 
-  /** Reverts the frame's last step in `map`; returns the patch as applied, or null when there is none. */
-  undo(frameIndex: number, map: LabelMap): Patch | null {
+  /**
+   * Reverts the frame's last step in `map`; returns the patch as applied, or null when there is none.
+   * `relations` are the frame's relations now: a step that changed them must find them as it left them.
+   */
+  undo(frameIndex: number, map: LabelMap, relations: readonly LayerRelation[] = []): Patch | null {
     const stacks = this.frames.get(frameIndex);
     const e = stacks?.undo[stacks.undo.length - 1];
     if (!stacks || !e) return null;
-    if (!patchFits(map, e.patch, 'undo')) return this.stale(frameIndex);
+    if (!patchFits(map, e.patch, 'undo') || !relationsFit(e.patch, 'undo', relations)) return this.stale(frameIndex);
     stacks.undo.pop();
     applyPatch(map, e.patch, 'undo');
     e.touched = ++this.clock;
@@ -107,11 +112,11 @@ export class History {
   }
 
   /** Re-applies the frame's last undone step; returns the patch as applied, or null. */
-  redo(frameIndex: number, map: LabelMap): Patch | null {
+  redo(frameIndex: number, map: LabelMap, relations: readonly LayerRelation[] = []): Patch | null {
     const stacks = this.frames.get(frameIndex);
     const e = stacks?.redo[stacks.redo.length - 1];
     if (!stacks || !e) return null;
-    if (!patchFits(map, e.patch, 'redo')) return this.stale(frameIndex);
+    if (!patchFits(map, e.patch, 'redo') || !relationsFit(e.patch, 'redo', relations)) return this.stale(frameIndex);
     stacks.redo.pop();
     applyPatch(map, e.patch, 'redo');
     e.touched = ++this.clock;
@@ -167,7 +172,7 @@ export class History {
     for (const list of [undo.slice(u), redo.slice(r)]) {
       for (let i = list.length - 1; i >= 0; i--) {
         try {
-          decoded.set(list[i], this.toPatch(list[i].revision));
+          decoded.set(list[i], withRelations(this.toPatch(list[i].revision), list[i].revision));
         } catch {
           unreadable += i + 1;
           break;
@@ -235,4 +240,16 @@ export class History {
       if (victim.stacks.undo.length === 0 && victim.stacks.redo.length === 0) this.frames.delete(victim.frameIndex);
     }
   }
+}
+
+/** Whether the frame's relations are what applying the step in `direction` replaces (always, for a step that left them). */
+function relationsFit(patch: Patch, direction: 'undo' | 'redo', relations: readonly LayerRelation[]): boolean {
+  if (!patch.relations) return true;
+  return sameRelations(relations, direction === 'undo' ? patch.relations.after : patch.relations.before);
+}
+
+/** A stored revision's relation change, carried onto its decoded patch. */
+function withRelations(patch: Patch, rev: RevisionPixels): Patch {
+  if (rev.relationsBefore === undefined || rev.relationsAfter === undefined) return patch;
+  return { ...patch, relations: { before: rev.relationsBefore, after: rev.relationsAfter } };
 }

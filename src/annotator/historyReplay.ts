@@ -20,7 +20,8 @@
  * because every revision records the pixels it really replaced, so undo can never corrupt a mask;
  * at worst the stacks differ from the ones the user had.
  */
-import type { Rle, RevisionObject } from '../store/types';
+import type { LayerRelation, Rle, RevisionObject } from '../store/types';
+import { sameRelations } from '../objects/relations';
 import type { RevisionPixels } from './revisionPatch';
 
 /** A stored revision as the replay needs it (store `Revision` rows fit). */
@@ -86,9 +87,11 @@ function sameChange(rev: RevisionPixels, edit: RevisionPixels, inverted: boolean
     ? [edit.after, edit.afterTrf, edit.before, edit.beforeTrf]
     : [edit.before, edit.beforeTrf, edit.after, edit.afterTrf];
   const [objectsBefore, objectsAfter] = inverted ? [edit.objectsAfter, edit.objectsBefore] : [edit.objectsBefore, edit.objectsAfter];
+  const [relationsBefore, relationsAfter] = inverted ? [edit.relationsAfter, edit.relationsBefore] : [edit.relationsBefore, edit.relationsAfter];
   return (
     sameRle(rev.before, before) && sameRle(rev.after, after) && sameRle(rev.beforeTrf, beforeTrf) && sameRle(rev.afterTrf, afterTrf) &&
-    sameOwners(rev.objectsBefore, objectsBefore) && sameOwners(rev.objectsAfter, objectsAfter)
+    sameOwners(rev.objectsBefore, objectsBefore) && sameOwners(rev.objectsAfter, objectsAfter) &&
+    sameRelationList(rev.relationsBefore, relationsBefore) && sameRelationList(rev.relationsAfter, relationsAfter)
   );
 }
 
@@ -98,6 +101,12 @@ function sameOwners(a: readonly RevisionObject[] | undefined, b: readonly Revisi
   if (a.length !== b.length) return false;
   const byId = new Map(b.map((o) => [o.id, o.rle]));
   return a.every((o) => sameRle(o.rle, byId.get(o.id)));
+}
+
+/** Relation lists as revisions carry them (both absent: the step left the relations). */
+function sameRelationList(a: readonly LayerRelation[] | undefined, b: readonly LayerRelation[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return sameRelations(a, b);
 }
 
 function sameRle(a: Rle | undefined, b: Rle | undefined): boolean {

@@ -6,6 +6,17 @@
 import type { Box, LabelMap } from '../masks/labelMap';
 import { clampBox } from '../masks/geometry';
 import { extractBox, pasteBox } from '../masks/patches';
+import type { LayerRelation } from '../store/types';
+
+/**
+ * The frame's relations before and after a step (docs/objects.md "Relations in the editor"): set
+ * for a contact answer, and for a pixel edit that dropped a relation whose end lost its place.
+ * Whole lists: applying a side replaces the frame's relations.
+ */
+export interface RelationsChange {
+  before: LayerRelation[];
+  after: LayerRelation[];
+}
 
 export interface Patch {
   /** The frame the patch belongs to: history is per frame and every entry says which. */
@@ -16,6 +27,8 @@ export interface Patch {
   after: Uint8Array;
   /** What made the change ("brush", "polygon", "undo:brush", ...); stored as Revision.action. */
   action: string;
+  /** The step also changed the frame's relations; absent: they stayed. */
+  relations?: RelationsChange;
 }
 
 export type PatchDirection = 'redo' | 'undo';
@@ -51,7 +64,9 @@ export function patchBytes(patch: Patch): number {
  * undo as a new revision, so the stored log stays append-only.
  */
 export function invertPatch(patch: Patch, action: string): Patch {
-  return { frameIndex: patch.frameIndex, box: { ...patch.box }, before: patch.after, after: patch.before, action };
+  const inverted: Patch = { frameIndex: patch.frameIndex, box: { ...patch.box }, before: patch.after, after: patch.before, action };
+  if (patch.relations) inverted.relations = { before: patch.relations.after, after: patch.relations.before };
+  return inverted;
 }
 
 /**

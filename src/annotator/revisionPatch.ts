@@ -16,7 +16,7 @@
  */
 import { encodeCountsWhere, makeRle, NONZERO, onTableFor } from '../masks/rle';
 import { checkRevisionBox, decodeRevisionSide } from '../masks/revisionPixels';
-import type { Rle, RevisionBox, RevisionObject } from '../store/types';
+import type { LayerRelation, Rle, RevisionBox, RevisionObject } from '../store/types';
 import type { Patch } from './patch';
 
 /**
@@ -40,6 +40,14 @@ export interface RevisionPixels {
   /** Owners of the box before and after, in objects projects (annotator/pixelCodec.ts); both or neither. */
   objectsBefore?: RevisionObject[];
   objectsAfter?: RevisionObject[];
+  /** The frame's whole relation list before and after, when the step changed it (patch.ts RelationsChange); both or neither. */
+  relationsBefore?: LayerRelation[];
+  relationsAfter?: LayerRelation[];
+}
+
+/** A patch's relation change as revision fields (none when the relations stayed). */
+export function relationFields(patch: Patch): Pick<RevisionPixels, 'relationsBefore' | 'relationsAfter'> {
+  return patch.relations ? { relationsBefore: patch.relations.before, relationsAfter: patch.relations.after } : {};
 }
 
 const TRANSFORMED = onTableFor(2);

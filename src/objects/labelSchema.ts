@@ -24,7 +24,7 @@ export interface AttributeDef {
   options?: string[];
 }
 
-/** VISOR's hand entities; a glove worn on a hand counts as that hand (docs/objects.md "Hands"). */
+/** VISOR's hand entities; a glove worn on a hand counts as that hand (docs/objects.md "Relations", Gloves). */
 export interface HandRole {
   side: 'left' | 'right';
   glove: boolean;

@@ -7,7 +7,7 @@ import type { SpocDb } from './db';
 import type { Table } from 'dexie';
 import { newId, newRowId } from './ids';
 import { clipCommentRows, clipEventRows, clipFlagDismissals, clipFrameImages, clipFrames, clipLayers, clipObjectRows, clipRevisions, clipVerdictRows } from './keys';
-import type { Clip, ClipComment, ClipEvent, ClipObject, FlagDismissal, Frame, FrameImage, FrameVerdict, Layer, MetaEntry, Project, Revision, RevisionObject, Thumbnail } from './types';
+import type { Clip, ClipComment, ClipEvent, ClipObject, FlagDismissal, Frame, FrameImage, FrameVerdict, Layer, LayerRelation, MetaEntry, Project, Revision, RevisionObject, Thumbnail } from './types';
 
 /** Every row of one clip, logs in their order (revisions, events, verdicts by seq; comments by id). */
 export interface ClipRows {
@@ -158,21 +158,40 @@ export async function addObjectRows(db: SpocDb, objects: ClipObject[], keepIds: 
   return renamed;
 }
 
-/** A layer whose objects follow `renamed` (addObjectRows); the very same row when nothing it names was renamed. */
+/** A layer whose objects (and relations) follow `renamed` (addObjectRows); the very same row when nothing it names was renamed. */
 export function layerWithObjectIds(layer: Layer, renamed: ReadonlyMap<string, string>): Layer {
-  if (!layer.objects?.some((o) => renamed.has(o.id))) return layer;
-  return { ...layer, objects: layer.objects.map((o) => (renamed.has(o.id) ? { ...o, id: renamed.get(o.id)! } : o)) };
+  const relationsNamed = layer.relations?.some((r) => namesRenamed(r, renamed)) ?? false;
+  if (!layer.objects?.some((o) => renamed.has(o.id)) && !relationsNamed) return layer;
+  const out = { ...layer };
+  if (layer.objects) out.objects = layer.objects.map((o) => (renamed.has(o.id) ? { ...o, id: renamed.get(o.id)! } : o));
+  if (layer.relations && relationsNamed) out.relations = followRelations(layer.relations, renamed);
+  return out;
 }
 
-/** A revision whose owners follow `renamed` (addObjectRows); the very same row when nothing it names was renamed. */
-export function revisionWithObjectIds<T extends Pick<Revision, 'objectsBefore' | 'objectsAfter'>>(revision: T, renamed: ReadonlyMap<string, string>): T {
+/** A revision whose owners and relations follow `renamed` (addObjectRows); the very same row when nothing it names was renamed. */
+export function revisionWithObjectIds<T extends Pick<Revision, 'objectsBefore' | 'objectsAfter' | 'relationsBefore' | 'relationsAfter'>>(revision: T, renamed: ReadonlyMap<string, string>): T {
   const names = (list: RevisionObject[] | undefined) => list?.some((o) => renamed.has(o.id)) ?? false;
-  if (!names(revision.objectsBefore) && !names(revision.objectsAfter)) return revision;
+  const namesRelation = (list: LayerRelation[] | undefined) => list?.some((r) => namesRenamed(r, renamed)) ?? false;
+  if (!names(revision.objectsBefore) && !names(revision.objectsAfter) && !namesRelation(revision.relationsBefore) && !namesRelation(revision.relationsAfter)) return revision;
   const follow = (list: RevisionObject[]) => list.map((o) => (renamed.has(o.id) ? { ...o, id: renamed.get(o.id)! } : o));
   const out = { ...revision };
   if (revision.objectsBefore) out.objectsBefore = follow(revision.objectsBefore);
   if (revision.objectsAfter) out.objectsAfter = follow(revision.objectsAfter);
+  if (revision.relationsBefore) out.relationsBefore = followRelations(revision.relationsBefore, renamed);
+  if (revision.relationsAfter) out.relationsAfter = followRelations(revision.relationsAfter, renamed);
   return out;
+}
+
+function namesRenamed(r: LayerRelation, renamed: ReadonlyMap<string, string>): boolean {
+  return renamed.has(r.subjectId) || (r.objectId !== undefined && renamed.has(r.objectId));
+}
+
+function followRelations(list: readonly LayerRelation[], renamed: ReadonlyMap<string, string>): LayerRelation[] {
+  return list.map((r) => {
+    const out = { ...r, subjectId: renamed.get(r.subjectId) ?? r.subjectId };
+    if (r.objectId !== undefined) out.objectId = renamed.get(r.objectId) ?? r.objectId;
+    return out;
+  });
 }
 
 /** Marks a clip changed now (rows were merged into it). */

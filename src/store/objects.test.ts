@@ -183,4 +183,16 @@ describe('objects on a layer', () => {
     expect(() => checkRevision(c(), { ...base, objectsBefore: [{ id: 'a', rle: pic('##') }], objectsAfter: [] }, '', clip, 'input')).toThrow(/objectsBefore\[0\]\.rle is 2x1 but must be 2x2/);
     expect(() => checkRevision(c(), { ...base, objectsBefore: [], objectsAfter: [{ id: 'a', rle: two }, { id: 'b', rle: two }] }, '', clip, 'input')).toThrow(/objects a and b both own pixel/);
   });
+
+  it("checks a revision's relations: both sides or neither, each a well-formed relation list", () => {
+    const box = { x: 0, y: 0, w: 1, h: 1 };
+    const one = rleFromPicture(['#']);
+    const base = { clipId: clip.id, frameIndex: 0, source: 'gt', author: 'ann', at: 1, action: 'contact:contact', box, before: one, after: one };
+    const c = () => new RecordCheck('The revision');
+    const touch = { type: 'contact', subjectId: 'hand', answer: 'contact', objectId: 'pan' };
+    expect(checkRevision(c(), { ...base, relationsBefore: [], relationsAfter: [touch] }, '', clip, 'input')).toMatchObject({ relationsBefore: [], relationsAfter: [touch] });
+    expect(() => checkRevision(c(), { ...base, relationsAfter: [touch] }, '', clip, 'input')).toThrow(/relationsAfter without relationsBefore/);
+    expect(() => checkRevision(c(), { ...base, relationsBefore: [{ ...touch, objectId: undefined }], relationsAfter: [] }, '', clip, 'input')).toThrow(/relationsBefore\[0\]\.objectId is missing/);
+    expect(() => checkRevision(c(), { ...base, relationsBefore: [], relationsAfter: [touch, { type: 'contact', subjectId: 'hand', answer: 'no_contact' }] }, '', clip, 'stored')).toThrow();
+  });
 });

@@ -361,6 +361,13 @@ export interface Revision {
   objectsBefore?: RevisionObject[];
   objectsAfter?: RevisionObject[];
   /**
+   * The frame's whole relation list before and after (docs/objects.md "Relations in the editor"),
+   * when the step changed it: a contact answer (its box is one unchanged pixel), or a pixel edit that
+   * dropped a relation whose end lost its place. Both or neither; undo after a reload reads them.
+   */
+  relationsBefore?: LayerRelation[];
+  relationsAfter?: LayerRelation[];
+  /**
    * The sync server's cursor for this row (docs/sync.md "The browser client"): set when a push was
    * accepted or the row was pulled; absent for rows that never reached a server. Not indexed, no
    * schema change; left out of bundles (store/clipRows.ts), being one server's number.

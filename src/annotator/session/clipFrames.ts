@@ -7,7 +7,7 @@
 import type { SpocDb } from '../../store/db';
 import { getLayer } from '../../store/layers';
 import { listRevisions } from '../../store/revisions';
-import type { Clip, LayerObject, LayerSource } from '../../store/types';
+import type { Clip, LayerObject, LayerRelation, LayerSource } from '../../store/types';
 import type { LabelMap } from '../../masks/labelMap';
 import { STATE_CODEC, type PixelCodec } from '../pixelCodec';
 import type { History } from '../history';
@@ -21,6 +21,8 @@ export class ClipFrames {
   private readonly tags = new Map<number, InstanceTag[]>();
   /** Objects per frame as last read or written (their per-frame facts outlive each edit: pixelCodec.ts layerOf). */
   private readonly objects = new Map<number, LayerObject[]>();
+  /** Relations per frame as last read or written (every write keeps them: frameWrite.ts). */
+  private readonly relations = new Map<number, LayerRelation[]>();
 
   /** @param writesLanded settles once the writes queued so far are stored. */
   constructor(
@@ -74,6 +76,15 @@ export class ClipFrames {
     this.objects.set(index, objects ?? []);
   }
 
+  /** Frame k's relations as this tab last read or wrote them. */
+  relationsAt(index: number): LayerRelation[] {
+    return this.relations.get(index) ?? [];
+  }
+
+  setRelations(index: number, relations: LayerRelation[]): void {
+    this.relations.set(index, relations);
+  }
+
   /** Forgets every map, read under way, tag and replayed history (another tab changed the clip). */
   clear(): void {
     this.history.reset();
@@ -81,6 +92,7 @@ export class ClipFrames {
     this.maps.clear();
     this.tags.clear();
     this.objects.clear();
+    this.relations.clear();
   }
 
   private async read(index: number): Promise<LabelMap> {
@@ -88,6 +100,7 @@ export class ClipFrames {
     const layer = await getLayer(this.db, this.clip.id, this.source, index);
     if (!this.tags.has(index)) this.tags.set(index, parseInstanceTags(layer?.instances));
     if (!this.objects.has(index)) this.objects.set(index, layer?.objects ?? []);
+    if (!this.relations.has(index)) this.relations.set(index, layer?.relations ?? []);
     return this.codec.mapOf(layer, this.clip.width, this.clip.height);
   }
 }

@@ -12,9 +12,11 @@
  */
 import type { SpocDb } from '../../store/db';
 import { dropGestureDraft, writeGestureDraft } from '../../store/gestureDrafts';
-import type { Clip, LayerObject, LayerSource } from '../../store/types';
+import type { Clip, ContactAnswer, LayerObject, LayerRelation, LayerSource } from '../../store/types';
 import { STATE_CODEC, type PixelCodec } from '../pixelCodec';
 import { createLabelMap, type Box, type LabelMap } from '../../masks/labelMap';
+import { makeRle } from '../../masks/rle';
+import { sameRelations, withContact, type ContactChange } from '../../objects/relations';
 import { boxUnion, contentBox } from '../../masks/geometry';
 import { History } from '../history';
 import type { PersistStatus } from '../persistQueue';
@@ -29,7 +31,7 @@ import { ClipFrames } from './clipFrames';
 import { FrameSwitcher } from './frameSwitcher';
 import { ToolRouter, type MutableToolContext } from './toolRouter';
 import { EditSaver } from './editSaver';
-import { frameChange } from './frameEdit';
+import { frameChange, relationsStep } from './frameEdit';
 import { frameWrite } from './frameWrite';
 import { Listeners } from './listeners';
 import { frameOutsideClip, readOnlyRefusal, readOnlyToolRefusal, STROKE_UNDER_WAY } from './readOnlyReasons';
@@ -402,7 +404,7 @@ export class EditorSession {
   undo(): Promise<void> {
     return this.switcher.afterLoad(() => {
       if (this.state.readOnly || this.input.busy) return;
-      const patch = this.history.undo(this.ctx.frameIndex, this.ctx.map);
+      const patch = this.history.undo(this.ctx.frameIndex, this.ctx.map, this.frames.relationsAt(this.ctx.frameIndex));
       if (patch) this.applied(patch);
     });
   }
@@ -410,7 +412,7 @@ export class EditorSession {
   redo(): Promise<void> {
     return this.switcher.afterLoad(() => {
       if (this.state.readOnly || this.input.busy) return;
-      const patch = this.history.redo(this.ctx.frameIndex, this.ctx.map);
+      const patch = this.history.redo(this.ctx.frameIndex, this.ctx.map, this.frames.relationsAt(this.ctx.frameIndex));
       if (patch) this.applied(patch);
     });
   }
@@ -442,25 +444,93 @@ export class EditorSession {
    * run in order, one at a time.
    */
   edit(frameIndex: number, action: string, compute: FrameCompute, options: EditOptions = {}): Promise<EditOutcome> {
-    const run = this.editChain.then(() => this.editAnyFrame(frameIndex, action, compute, options));
+    return this.chained(frameIndex, (map) => this.editNow(frameIndex, map, action, compute, options));
+  }
+
+  /**
+   * Sets hand `subjectId`'s contact answer on frame k (touching `objectId` when the answer is
+   * `contact`; null clears the answer): one undoable step in the same transaction as every edit
+   * (docs/objects.md "Relations in the editor"). Refused when an end is not on the frame.
+   */
+  setContact(frameIndex: number, subjectId: string, answer: ContactAnswer | null, objectId?: string): Promise<EditOutcome> {
+    const action = answer === null ? 'contact:clear' : `contact:${answer}`;
+    return this.chained(frameIndex, (map) => this.relationsNow(frameIndex, map, action, (relations, objects) => withContact(relations, objects, subjectId, answer, objectId)));
+  }
+
+  /** Frame k's relations as this session knows them (read with its map). */
+  relationsAt(frameIndex: number): readonly LayerRelation[] {
+    return this.frames.relationsAt(frameIndex);
+  }
+
+  /** In an objects project, the object owning pixel (x, y) of the shown frame, if any. */
+  objectAtPoint(x: number, y: number): string | undefined {
+    const { map } = this.ctx;
+    const px = Math.floor(x);
+    const py = Math.floor(y);
+    if (px < 0 || py < 0 || px >= map.width || py >= map.height) return undefined;
+    return this.codec.slots?.idOf(map.data[py * map.width + px]);
+  }
+
+  /**
+   * Marks object `id` exhaustively annotated on the shown frame, or not (VISOR's flag). Not an undo
+   * step: a checkbox whose inverse is clicking it again (docs/architecture.md "Undo policy"); saved
+   * with the frame's layer like instance tags.
+   */
+  setExhaustive(id: string, on: boolean): EditOutcome {
+    const k = this.ctx.frameIndex;
+    if (this.state.readOnly) return { status: 'refused', frameIndex: k, reason: readOnlyRefusal(this.state.viewOnly) };
+    // The write takes the map as it is: never half a stroke.
+    if (this.input.busy) return { status: 'refused', frameIndex: k, reason: STROKE_UNDER_WAY };
+    const objects = this.frames.objectsAt(k);
+    const at = objects.findIndex((o) => o.id === id);
+    if ((at >= 0 && Boolean(objects[at].exhaustive) === on) || (at < 0 && !on)) return { status: 'unchanged', frameIndex: k };
+    const { width: w, height: h } = this.ctx.map;
+    const next =
+      at >= 0
+        ? objects.map((o, i): LayerObject => (i !== at ? o : on ? { ...o, exhaustive: true as const } : withoutExhaustive(o)))
+        : [...objects, { id, rle: makeRle([w * h], h, w), area: 0, exhaustive: true as const }];
+    this.frames.setObjects(k, next);
+    this.persist(k, this.ctx.map, null, false);
+    return { status: 'applied', frameIndex: k, patch: null };
+  }
+
+  /** Runs `now` on frame k's map once it is at hand, after the edits queued before it (see `edit`). */
+  private chained(frameIndex: number, now: (map: LabelMap) => EditOutcome): Promise<EditOutcome> {
+    const run = this.editChain.then(() => this.onAnyFrame(frameIndex, now));
     this.editChain = run.catch(() => undefined);
     return run;
   }
 
-  private async editAnyFrame(frameIndex: number, action: string, compute: FrameCompute, options: EditOptions): Promise<EditOutcome> {
+  private async onAnyFrame(frameIndex: number, now: (map: LabelMap) => EditOutcome): Promise<EditOutcome> {
     if (!Number.isInteger(frameIndex) || frameIndex < 0 || frameIndex >= this.clip.frameCount) {
       return { status: 'refused', frameIndex, reason: frameOutsideClip(frameIndex, this.clip.frameCount) };
     }
     for (;;) {
       await this.switcher.afterLoad(() => undefined);
       // Read-only: editNow refuses without reading anything.
-      if (this.state.readOnly || frameIndex === this.ctx.frameIndex) return this.editNow(frameIndex, this.ctx.map, action, compute, options);
+      if (this.state.readOnly || frameIndex === this.ctx.frameIndex) return now(this.ctx.map);
       const map = await this.loadMap(frameIndex);
       await this.frames.loadHistory(frameIndex);
       // A switch began meanwhile (perhaps to this very frame): decide again once it is done.
       if (this.switcher.coming !== -1 || frameIndex === this.ctx.frameIndex) continue;
-      return this.editNow(frameIndex, map, action, compute, options);
+      return now(map);
     }
+  }
+
+  /** The synchronous heart of a relation edit: one step holding the frame's relations before and after, no pixel changed. */
+  private relationsNow(frameIndex: number, map: LabelMap, action: string, compute: (relations: readonly LayerRelation[], objects: readonly LayerObject[]) => ContactChange): EditOutcome {
+    if (this.state.readOnly) return { status: 'refused', frameIndex, reason: readOnlyRefusal(this.state.viewOnly) };
+    const shown = frameIndex === this.ctx.frameIndex;
+    if (shown && this.input.busy) return { status: 'refused', frameIndex, reason: STROKE_UNDER_WAY };
+    const before = this.frames.relationsAt(frameIndex);
+    const change = compute(before, this.frames.objectsAt(frameIndex));
+    if ('refused' in change) return { status: 'refused', frameIndex, reason: change.refused };
+    if (sameRelations(before, change.relations)) return { status: 'unchanged', frameIndex };
+    if (!shown) this.frames.keep(frameIndex, map);
+    const patch = this.persist(frameIndex, map, relationsStep(frameIndex, map, action, [...before], change.relations), false);
+    if (patch) this.history.commit(patch);
+    this.syncBusy();
+    return { status: 'applied', frameIndex, patch };
   }
 
   /** The synchronous heart of `edit`, on a map already at hand (the shown one, or a loaded one). */
@@ -473,8 +543,8 @@ export class EditorSession {
     const { patch, tags } = change ?? { patch: null, tags: null };
     if (tags) this.frames.setTags(frameIndex, tags);
     if (!shown) this.frames.keep(frameIndex, map);
-    if (patch) this.history.commit(patch);
-    this.persist(frameIndex, map, patch, false, options.objects);
+    const committed = this.persist(frameIndex, map, patch, false, options.objects);
+    if (committed) this.history.commit(committed);
     if (patch && shown) this.emitInvalidate(patch.box);
     this.syncBusy();
     return { status: 'applied', frameIndex, patch };
@@ -546,8 +616,8 @@ export class EditorSession {
 
   /** A tool's finished gesture on the shown frame (already applied to the map). */
   private commit(patch: Patch): void {
-    this.history.commit(patch);
-    this.persist(patch.frameIndex, this.ctx.map, patch, true);
+    // The history holds the step as written: with the relations it dropped, if any.
+    this.history.commit(this.persist(patch.frameIndex, this.ctx.map, patch, true) ?? patch);
     this.syncBusy();
   }
 
@@ -557,18 +627,19 @@ export class EditorSession {
     this.emitInvalidate(patch.box);
   }
 
-  /**
-   * Queues the frame's layer (from `map`) with the patch's revision, if any. A gesture's commit
-   * also settles the gesture's draft rows in the same write.
-   */
   /** Whether `facts` change frame k's objects when its pixels stay (an edit that sets only facts). */
   private factsChange(frameIndex: number, facts: ObjectFacts): boolean {
     const before = this.frames.objectsAt(frameIndex);
     return JSON.stringify(facts(before)) !== JSON.stringify(before);
   }
 
-  private persist(frameIndex: number, map: LabelMap, patch: Patch | null, gesture: boolean, facts?: ObjectFacts): void {
-    const write = frameWrite({
+  /**
+   * Queues the frame's layer (from `map`) with the patch's revision, if any. A gesture's commit
+   * also settles the gesture's draft rows in the same write. Returns the patch as written: with
+   * the relations the change dropped (frameWrite.ts), which is what the history must hold.
+   */
+  private persist(frameIndex: number, map: LabelMap, patch: Patch | null, gesture: boolean, facts?: ObjectFacts): Patch | null {
+    const written = frameWrite({
       clipId: this.clip.id,
       source: this.source,
       frameIndex,
@@ -580,12 +651,16 @@ export class EditorSession {
       codec: this.codec,
       objects: this.frames.objectsAt(frameIndex),
       facts,
+      relations: this.frames.relationsAt(frameIndex),
     });
+    const { write } = written;
     this.frames.setObjects(frameIndex, write.layer.objects);
+    this.frames.setRelations(frameIndex, written.relations);
     const draft = gesture ? (this.drafts?.take(frameIndex) ?? null) : null;
     this.saver.enqueue({ ...write, ...(draft ? { drafts: [draft] } : {}) });
     this.setState({ revision: this.state.revision + 1 });
     this.edited.emit(frameIndex);
+    return written.patch;
   }
 
   private syncBusy(): void {
@@ -620,4 +695,9 @@ export class EditorSession {
   fullBox(): Box {
     return { x: 0, y: 0, w: this.ctx.map.width, h: this.ctx.map.height };
   }
+}
+
+function withoutExhaustive(o: LayerObject): LayerObject {
+  const { exhaustive: _e, ...rest } = o;
+  return rest;
 }

@@ -7,6 +7,7 @@ import type { LabelMap } from '../../masks/labelMap';
 import { labelsPatch } from '../frameOps';
 import { parseInstanceTags, type InstanceTag } from '../instances';
 import type { Patch } from '../patch';
+import type { LayerRelation } from '../../store/types';
 import type { EditOptions, FrameCompute } from './sessionTypes';
 
 export interface FrameChange {
@@ -31,4 +32,14 @@ export function frameChange(
   const tagsChanged = tagsAfter !== null && JSON.stringify(tagsAfter) !== JSON.stringify(tagsBefore);
   if (!patch && !tagsChanged) return null;
   return { patch, tags: tagsChanged ? tagsAfter : null };
+}
+
+/**
+ * A step that changes only the frame's relations (a contact answer): its box is the frame's first
+ * pixel, unchanged, so it is an ordinary revision every reader of the log understands (no pixel
+ * moves), and the relations ride along (docs/objects.md "Relations in the editor").
+ */
+export function relationsStep(frameIndex: number, map: LabelMap, action: string, before: LayerRelation[], after: LayerRelation[]): Patch {
+  const pixel = map.data.slice(0, 1);
+  return { frameIndex, box: { x: 0, y: 0, w: 1, h: 1 }, before: pixel, after: pixel.slice(), action, relations: { before, after } };
 }

@@ -23,6 +23,7 @@ import { SidePanel } from './SidePanel';
 import { ObjectsPanel, useClipObjects } from './ObjectsPanel';
 import { objectColour, objectColours, useObjectView } from './objectView';
 import { useObjectMarks } from './objectMarks';
+import { CONTACT_ACTIONS } from './contact/contactActions';
 import { ShortcutSheet } from './ShortcutSheet';
 import { CommandPalette } from './CommandPalette';
 import { FillConfirm } from './FillConfirm';
@@ -104,7 +105,7 @@ const EditorView = memo(function EditorView({ clip, slots, session, images, auth
   const ctx: ActionContext = { state: editorStateOf(state, clip.frameCount, masksVisible, clip.status === 'approved', session.codec.kind === 'objects'), commands };
   // The one action table: the editor's own and those the rooms contribute (palette, sheet, keys).
   const roomActions = useRoomActions(slots, slot);
-  const registry = useMemo<readonly Action[]>(() => [...ACTIONS, ...roomActions], [roomActions]);
+  const registry = useMemo<readonly Action[]>(() => [...ACTIONS, ...CONTACT_ACTIONS, ...roomActions], [roomActions]);
   const closeDialogs = useCallback(() => {
     setSheet(false);
     setPalette(false);

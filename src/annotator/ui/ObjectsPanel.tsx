@@ -4,7 +4,7 @@
  * reclassing one, hiding and locking objects, and colouring the canvas by object or by class
  * (objectView.ts gives the editor the colour of every object's map value, annotator/pixelCodec.ts).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { SpocDb } from '../../store/db';
 import { createClipObject, listClipObjects, updateClipObject } from '../../store/objects';
@@ -13,6 +13,8 @@ import { schemaOf, type LabelSchema } from '../../objects/labelSchema';
 import { notify, messageOf } from '../../workspace/notices';
 import type { EditorSession, SessionState } from '../session/editorSession';
 import { shownColour, type ObjectView } from './objectView';
+import { ObjectFacts } from './contact/ObjectFacts';
+import { ContactPicking } from './contact/ContactPicking';
 
 /** The clip's objects (removed ones left out) and the project's schema, live. */
 export function useClipObjects(db: SpocDb, clip: Clip): { objects: ClipObject[]; schema: LabelSchema } | null {
@@ -38,6 +40,7 @@ interface Props {
 export function ObjectsPanel({ db, clip, session, state, author, objects, schema, view }: Props) {
   const [classId, setClassId] = useState('');
   const classes = useMemo(() => new Map(schema.classes.map((c) => [c.id, c])), [schema]);
+  const names = useMemo(() => new Map(objects.map((o) => [o.id, o.name])), [objects]);
   const activeId = session.objectOf(state.activeClass);
 
   // The first object is the one painted until someone picks another.
@@ -68,6 +71,7 @@ export function ObjectsPanel({ db, clip, session, state, author, objects, schema
           </select>
         </label>
       </div>
+      <ContactPicking session={session} objects={objects} schema={schema} readOnly={state.readOnly} />
       <form
         className="flex gap-1"
         onSubmit={(e) => {
@@ -105,6 +109,7 @@ export function ObjectsPanel({ db, clip, session, state, author, objects, schema
             onReclass={(classId) => report(updateClipObject(db, o.id, { classId }))}
             onToggleHidden={() => view.toggleHidden(o.id)}
             onToggleLocked={() => view.toggleLocked(o.id)}
+            facts={<ObjectFacts session={session} frameIndex={state.frameIndex} object={o} schema={schema} names={names} readOnly={state.readOnly} />}
           />
         ))}
       </ul>
@@ -127,9 +132,11 @@ interface RowProps {
   onReclass: (classId: string | null) => void;
   onToggleHidden: () => void;
   onToggleLocked: () => void;
+  /** The object's facts on the shown frame (contact answer, exhaustive mark). */
+  facts: ReactNode;
 }
 
-function ObjectRow({ object, colour, schema, known, active, hidden, locked, readOnly, onPick, onRename, onReclass, onToggleHidden, onToggleLocked }: RowProps) {
+function ObjectRow({ object, colour, schema, known, active, hidden, locked, readOnly, onPick, onRename, onReclass, onToggleHidden, onToggleLocked, facts }: RowProps) {
   const [name, setName] = useState(object.name);
   const toggle = 'shrink-0 rounded px-1 text-xs hover:bg-zinc-700 aria-pressed:bg-zinc-700 aria-pressed:text-amber-300';
   return (
@@ -139,43 +146,46 @@ function ObjectRow({ object, colour, schema, known, active, hidden, locked, read
       data-active={active ? 'true' : 'false'}
       data-hidden={hidden ? 'true' : 'false'}
       data-locked={locked ? 'true' : 'false'}
-      className={`flex flex-wrap items-center gap-1 rounded px-1 py-0.5 ${active ? 'bg-sky-900' : 'hover:bg-zinc-800'} ${hidden ? 'opacity-60' : ''}`}
+      className={`flex flex-col rounded px-1 py-0.5 ${active ? 'bg-sky-900' : 'hover:bg-zinc-800'} ${hidden ? 'opacity-60' : ''}`}
       onClick={onPick}
     >
-      <span className="inline-block h-3 w-3 shrink-0 rounded-sm" style={{ background: colour }} />
-      <input
-        aria-label={`Name of ${object.name}`}
-        className="min-w-0 flex-1 rounded bg-transparent px-1 focus:bg-zinc-950"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        onBlur={() => (name.trim() && name.trim() !== object.name ? onRename(name.trim()) : setName(object.name))}
-        onKeyDown={(e) => {
-          e.stopPropagation(); // typing a name is not a shortcut
-          if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
-        }}
-      />
-      <button type="button" className={toggle} aria-pressed={hidden} aria-label={`${hidden ? 'Show' : 'Hide'} ${object.name}`} title="Hidden objects are not drawn and not painted over" onClick={(e) => (e.stopPropagation(), onToggleHidden())}>
-        {hidden ? 'show' : 'hide'}
-      </button>
-      <button type="button" className={toggle} aria-pressed={locked} aria-label={`${locked ? 'Unlock' : 'Lock'} ${object.name}`} title="No tool changes a locked object's pixels" onClick={(e) => (e.stopPropagation(), onToggleLocked())}>
-        {locked ? 'locked' : 'lock'}
-      </button>
-      <select
-        aria-label={`Class of ${object.name}`}
-        className="w-full rounded bg-zinc-950 px-1 text-xs text-zinc-400"
-        value={object.classId ?? ''}
-        disabled={readOnly}
-        onClick={(e) => e.stopPropagation()}
-        onChange={(e) => onReclass(e.target.value === '' ? null : e.target.value)}
-      >
-        <option value="">no class</option>
-        {!known && <option value={object.classId}>unknown class {object.classId}</option>}
-        {schema.classes.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name}
-          </option>
-        ))}
-      </select>
+      <div className="flex flex-wrap items-center gap-1">
+        <span className="inline-block h-3 w-3 shrink-0 rounded-sm" style={{ background: colour }} />
+        <input
+          aria-label={`Name of ${object.name}`}
+          className="min-w-0 flex-1 rounded bg-transparent px-1 focus:bg-zinc-950"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          onBlur={() => (name.trim() && name.trim() !== object.name ? onRename(name.trim()) : setName(object.name))}
+          onKeyDown={(e) => {
+            e.stopPropagation(); // typing a name is not a shortcut
+            if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+          }}
+        />
+        <button type="button" className={toggle} aria-pressed={hidden} aria-label={`${hidden ? 'Show' : 'Hide'} ${object.name}`} title="Hidden objects are not drawn and not painted over" onClick={(e) => (e.stopPropagation(), onToggleHidden())}>
+          {hidden ? 'show' : 'hide'}
+        </button>
+        <button type="button" className={toggle} aria-pressed={locked} aria-label={`${locked ? 'Unlock' : 'Lock'} ${object.name}`} title="No tool changes a locked object's pixels" onClick={(e) => (e.stopPropagation(), onToggleLocked())}>
+          {locked ? 'locked' : 'lock'}
+        </button>
+        <select
+          aria-label={`Class of ${object.name}`}
+          className="w-full rounded bg-zinc-950 px-1 text-xs text-zinc-400"
+          value={object.classId ?? ''}
+          disabled={readOnly}
+          onClick={(e) => e.stopPropagation()}
+          onChange={(e) => onReclass(e.target.value === '' ? null : e.target.value)}
+        >
+          <option value="">no class</option>
+          {!known && <option value={object.classId}>unknown class {object.classId}</option>}
+          {schema.classes.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {facts}
     </li>
   );
 }

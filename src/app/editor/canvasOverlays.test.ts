@@ -26,6 +26,7 @@ describe('canvas overlays', () => {
       '40 proposal-outlines',
       '50 sam-preview',
       '60 instance-labels',
+      '65 relations',
       '70 comment-pins',
       '80 flag-focus',
       '90 tool-preview',

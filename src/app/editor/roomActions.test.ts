@@ -6,8 +6,9 @@ import { parseShortcut } from '../../annotator/shortcuts';
 import { REVIEW_ACTIONS, REVIEWER_ACTION_IDS } from '../../review/ui/reviewActions';
 import { ASSIST_ACTIONS, PROPOSAL_ACTION_IDS } from '../../inference/ui/assistActions';
 import { OBJECT_ACTIONS } from '../../objects/ui/objectActions';
+import { CONTACT_ACTIONS, CONTACT_ACTION_IDS } from '../../annotator/ui/contact/contactActions';
 
-const registry: readonly Action[] = [...ACTIONS, ...REVIEW_ACTIONS, ...ASSIST_ACTIONS, ...OBJECT_ACTIONS];
+const registry: readonly Action[] = [...ACTIONS, ...CONTACT_ACTIONS, ...REVIEW_ACTIONS, ...ASSIST_ACTIONS, ...OBJECT_ACTIONS];
 const state: EditorState = { tool: 'brush', instanceId: 1, activeClass: 1, protect: false, masksVisible: true, brushSize: 16, frameIndex: 0, frameCount: 20, canUndo: false, canRedo: false, busy: false, readOnly: false };
 const ctx = { state, commands: {} } as unknown as ActionContext;
 const key = (k: string, shiftKey = false) => ({ key: k, shiftKey, ctrlKey: false, metaKey: false, altKey: false });
@@ -69,5 +70,15 @@ describe("the rooms' actions in the editor's table", () => {
     expect(paletteEntries('accept frame', registry, ctx)[0].disabled).toBe('a verdict is being saved');
     handleShortcut(key('a'), { ...ctx, scopes: ['reviewer'] }, {}, registry);
     expect(run).toHaveBeenCalledTimes(2);
+  });
+
+  it("Escape stops setting a contact while that mode is on, before proposals' Escape, and nothing claims it otherwise", () => {
+    const stop = vi.fn();
+    const dismiss = vi.fn();
+    useRunners.setState({ runners: { [CONTACT_ACTION_IDS.cancel]: { disabled: null, run: stop }, [PROPOSAL_ACTION_IDS.leave]: { disabled: null, run: dismiss } } });
+    expect(handleShortcut(key('Escape'), { ...ctx, scopes: ['setting-contact', 'proposals'] }, {}, registry)?.id).toBe(CONTACT_ACTION_IDS.cancel);
+    expect(stop).toHaveBeenCalledTimes(1);
+    expect(dismiss).not.toHaveBeenCalled();
+    useRunners.setState({ runners: {} });
   });
 });

@@ -19,7 +19,7 @@ import {
   checkProject,
   checkRevision,
 } from '../../store/records';
-import type { Clip, ClipComment, ClipEvent, ClipObject, FlagDismissal, Frame, FrameVerdict, Layer, MetaEntry, Project, Revision } from '../../store/types';
+import type { Clip, ClipComment, ClipEvent, ClipObject, FlagDismissal, Frame, FrameVerdict, Layer, LayerRelation, MetaEntry, Project, Revision } from '../../store/types';
 import { newRowId } from '../../store/ids';
 import { JsonReader, hasOwn, parseJsonText, type JsonObject } from '../formats/json';
 import { MAX_JSON_ENTRY_BYTES, ID_PATTERN, framePath, projectMetaPrefix, strictFields, thumbnailPath } from './format';
@@ -255,6 +255,14 @@ function namesKnownObjects(r: JsonReader, objects: readonly { id: string }[] | u
   });
 }
 
+/** A revision's relations name objects of the clip (both ends), as its owners do. */
+function relationsNameKnownObjects(r: JsonReader, relations: readonly LayerRelation[] | undefined, path: string, known: ReadonlySet<string>): void {
+  relations?.forEach((rel, k) => {
+    if (!known.has(rel.subjectId)) r.fail(`${path}[${k}].subjectId`, `${JSON.stringify(rel.subjectId)} is not an object of this clip (clip.json objects)`);
+    if (rel.objectId !== undefined && !known.has(rel.objectId)) r.fail(`${path}[${k}].objectId`, `${JSON.stringify(rel.objectId)} is not an object of this clip (clip.json objects)`);
+  });
+}
+
 /**
  * Comments of a clip: ids unique, frames inside the clip, points inside the frame, and every reply's
  * `parentId` naming a root comment (threads are one level deep) of this clip on the same frame.
@@ -326,6 +334,8 @@ export function parseRevisionsJson(bytes: Uint8Array, bundleName: string, entry:
     const rev = checkRevision(r, withId(r, v, `revisions[${i}]`, formatVersion), `revisions[${i}]`, clip, 'stored');
     namesKnownObjects(r, rev.objectsBefore, `revisions[${i}].objectsBefore`, objectIds);
     namesKnownObjects(r, rev.objectsAfter, `revisions[${i}].objectsAfter`, objectIds);
+    relationsNameKnownObjects(r, rev.relationsBefore, `revisions[${i}].relationsBefore`, objectIds);
+    relationsNameKnownObjects(r, rev.relationsAfter, `revisions[${i}].relationsAfter`, objectIds);
     if (rev.seq <= lastSeq) r.fail(`revisions[${i}].seq`, `is ${rev.seq}; revisions must be in ascending seq order (previous ${lastSeq})`);
     lastSeq = rev.seq;
     return rev;

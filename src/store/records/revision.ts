@@ -5,9 +5,10 @@
 import type { Revision, RevisionInput } from '../types';
 import type { RecordCheck } from './check';
 import { checkRevisionObjects } from './objects';
+import { checkRevisionRelations } from './relations';
 import { box, frameIndexOf, layerSource, logRowId, maskArea, rle, sameClip, type ClipShape, type RowMode } from './masks';
 
-const REVISION_FIELDS = new Set(['seq', 'id', 'clipId', 'frameIndex', 'source', 'author', 'at', 'action', 'box', 'before', 'after', 'beforeTrf', 'afterTrf', 'objectsBefore', 'objectsAfter']);
+const REVISION_FIELDS = new Set(['seq', 'id', 'clipId', 'frameIndex', 'source', 'author', 'at', 'action', 'box', 'before', 'after', 'beforeTrf', 'afterTrf', 'objectsBefore', 'objectsAfter', 'relationsBefore', 'relationsAfter']);
 const PATCHES = ['before', 'after', 'beforeTrf', 'afterTrf'] as const;
 
 /** An input revision (the store numbers it and, without one, gives it an id); `seq`, if the input has one, is not kept. */
@@ -47,6 +48,15 @@ export function checkRevision(c: RecordCheck, v: unknown, path: string, clip: Cl
   if (objectsBefore !== undefined) {
     rev.objectsBefore = checkRevisionObjects(c, objectsBefore, c.at(path, 'objectsBefore'), b, stored);
     rev.objectsAfter = checkRevisionObjects(c, objectsAfter, c.at(path, 'objectsAfter'), b, stored);
+  }
+  const relationsBefore = c.optional(o, 'relationsBefore');
+  const relationsAfter = c.optional(o, 'relationsAfter');
+  if ((relationsBefore === undefined) !== (relationsAfter === undefined)) {
+    c.fail(path, `has ${relationsBefore === undefined ? 'relationsAfter without relationsBefore' : 'relationsBefore without relationsAfter'}; a revision's relations come as both sides or neither`);
+  }
+  if (relationsBefore !== undefined) {
+    rev.relationsBefore = checkRevisionRelations(c, relationsBefore, c.at(path, 'relationsBefore'), stored);
+    rev.relationsAfter = checkRevisionRelations(c, relationsAfter, c.at(path, 'relationsAfter'), stored);
   }
   return seq === undefined ? rev : { seq, ...rev, id: id! };
 }
