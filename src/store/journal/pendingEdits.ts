@@ -88,5 +88,6 @@ export async function replayPendingEdits(db: SpocDb, files: JournalFiles): Promi
 
 /** What makes a revision the same change: who, when, what and where (the seq is assigned on save). */
 function fingerprint(r: RevisionInput): string {
-  return JSON.stringify([r.author, r.at, r.action, r.box, r.before.counts, r.after.counts, r.beforeTrf?.counts ?? null, r.afterTrf?.counts ?? null]);
+  // Relation steps share their one-pixel box: what they set tells two apart.
+  return JSON.stringify([r.author, r.at, r.action, r.box, r.before.counts, r.after.counts, r.beforeTrf?.counts ?? null, r.afterTrf?.counts ?? null, r.relationsAfter ?? null]);
 }
