@@ -30,7 +30,7 @@ import { DEFAULT_SETTINGS, interpolateObjects } from '../src/objects/ui/sessionI
 
 const WIDTH = 1920;
 const HEIGHT = 1080;
-const BETWEEN = 60;
+const BETWEEN = Number(process.env.INTERP_FRAMES ?? 60);
 const N = BETWEEN + 2;
 
 const client = new ClassicalClient(inProcessTransport(createClassicalHandler(nodeCv)));
