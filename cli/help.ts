@@ -4,7 +4,7 @@ export const MAIN_HELP = `spoc-studio: evaluate and generate SPOC object-state-c
 It runs the same metric code as the SPOC Studio app (src/metrics).
 
 Usage:
-  spoc-studio eval --gt DIR --pred DIR [--json FILE] [--convention NAME] [--boundary]
+  spoc-studio eval --gt DIR --pred DIR [--json FILE] [--convention NAME] [--boundary] [--jobs N]
   spoc-studio eval --task vos --gt DIR --pred DIR [--protocol NAME] [--csv DIR] [--json FILE] [--davis-compat]
   spoc-studio demo --out DIR [--seed N] [--kind KIND] [--frames N] [--size WxH] [--clips N]
                    [--pred-out DIR [--pred-noise P]]
@@ -53,6 +53,8 @@ Options:
   --boundary          also compute DAVIS J&F (region + boundary F) per state and frame (slower)
   --json FILE         write per-frame, per-clip and summary values as JSON ("-" = stdout,
                       and the table is not printed)
+  --jobs N            clips evaluated on N worker threads (default: every core; 1 when run
+                      from the TypeScript sources); the output does not depend on N
   -h, --help          show this help
 
 Layouts (detected per folder; the report says which was found):

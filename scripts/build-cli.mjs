@@ -23,7 +23,7 @@ export async function buildCli({ quiet = false } = {}) {
   await rm(`${root}${OUT_DIR}`, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { 'spoc-studio': 'cli/spoc-studio.ts' },
+    entryPoints: { 'spoc-studio': 'cli/spoc-studio.ts', 'eval-worker': 'cli/evalWorker.ts' },
     outdir: OUT_DIR,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -1,5 +1,6 @@
 /** `spoc-studio eval`: argument handling and output; the work is in ../evaluate.ts and ../report.ts. */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Convention } from '../../src/metrics';
 import { flag, parseChoice, parseCommandArgs, requireString, stringOption } from '../args';
@@ -10,6 +11,16 @@ import { DataError, EXIT, UsageError, frameProgress, fsProblem, resolvePath, typ
 import { scanMasks } from '../layout';
 import { buildJson, formatReport, formatWarnings, stringifyJson } from '../report';
 import { packageVersion } from '../version';
+
+/**
+ * Worker threads for --jobs: every core in the built CLI; from the TypeScript sources (tests, a
+ * checkout without dist-cli/) one, as each worker would compile the sources again.
+ */
+export function parseJobs(text: string | undefined): number {
+  if (text === undefined) return import.meta.url.endsWith('.ts') ? 1 : availableParallelism();
+  if (!/^[1-9][0-9]*$/.test(text) || Number(text) > 256) throw new UsageError(`--jobs must be a whole number from 1 to 256; got "${text}"`, 'eval');
+  return Number(text);
+}
 
 export const CONVENTIONS: readonly Convention[] = ['clip-pooled', 'per-frame', 'dataset-pooled'];
 
@@ -27,6 +38,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     sequences: { type: 'string' },
     csv: { type: 'string' },
     'davis-compat': { type: 'boolean' },
+    jobs: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (flag(parsed, 'help')) {
@@ -44,6 +56,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   const jsonOut = stringOption(parsed, 'json');
   if (jsonOut === '') throw new UsageError('--json needs a file name (or "-" for stdout)', 'eval');
   const boundary = flag(parsed, 'boundary');
+  const jobs = parseJobs(stringOption(parsed, 'jobs'));
 
   const gt = await scanMasks(io, gtDir, 'gt');
   const pred = await scanMasks(io, predDir, 'pred');
@@ -52,6 +65,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     convention,
     boundary,
     onFrame: frameProgress(io),
+    jobs,
   });
 
   if (jsonOut !== undefined) {

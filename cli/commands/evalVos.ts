@@ -28,6 +28,7 @@ export async function evalVosCommand(parsed: Parsed, io: CliIo): Promise<number>
   for (const name of SPOC_ONLY_OPTIONS) {
     if (parsed.values[name] !== undefined) throw new UsageError(`--${name} belongs to the SPOC task; --task vos scores J and F per object`, 'eval');
   }
+  if (parsed.values.jobs !== undefined) throw new UsageError('--jobs applies to the SPOC task; --task vos evaluates on one thread', 'eval');
   const gtDir = requireString(parsed, 'gt', 'eval');
   const predDir = requireString(parsed, 'pred', 'eval');
   const protocol = parseChoice(stringOption(parsed, 'protocol') ?? 'semi-supervised', 'protocol', VOS_PROTOCOLS, 'eval');
