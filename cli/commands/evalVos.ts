@@ -6,7 +6,9 @@ import { type Parsed, flag, parseChoice, requireString, stringOption } from '../
 import { DataError, EXIT, UsageError, frameProgress, fsProblem, resolvePath, type CliIo } from '../io';
 import { formatWarnings, stringifyJson } from '../report';
 import { packageVersion } from '../version';
+import { vosHtmlReport } from '../html/vosReport';
 import { openFolder, scanVosGt } from '../vos/layout';
+import { reportOption, writeReport } from './eval';
 import { buildVosJson, csvNames, formatVosReport, globalCsv, perSequenceCsv } from '../vos/report';
 import { runVosEvaluation } from '../vos/run';
 
@@ -44,6 +46,7 @@ export async function evalVosCommand(parsed: Parsed, io: CliIo): Promise<number>
   const jsonOut = stringOption(parsed, 'json');
   if (jsonOut === '') throw new UsageError('--json needs a file name (or "-" for stdout)', 'eval');
   const davisCompat = flag(parsed, 'davis-compat');
+  const reportOut = reportOption(parsed);
 
   const gt = await scanVosGt(io, gtDir, { protocol, set, resolution, sequences });
   const pred = await openFolder(io, predDir, 'pred');
@@ -69,6 +72,10 @@ export async function evalVosCommand(parsed: Parsed, io: CliIo): Promise<number>
       await writeOut(io, jsonOut, text, 'JSON report');
       written.push(`JSON written to ${jsonOut}`);
     }
+  }
+  if (reportOut !== undefined) {
+    await writeReport(io, reportOut, vosHtmlReport(run, packageVersion()));
+    written.push(`HTML report written to ${reportOut}`);
   }
   if (jsonOut !== '-') {
     io.stdout.write(formatVosReport(run));
