@@ -38,6 +38,8 @@ import { VERBS, parseOscName, subsetOf, type Subset } from '../src/taxonomy';
 import { DataError, asDataError, displayPath, fsProblem } from './io';
 import type { MaskFrame, MaskSet, MaskVideo } from './layout';
 import { readVideoMeta } from './meta';
+import { NODE_PNG } from './nativePng';
+import { evaluateInPool } from './evalPool';
 
 /** What to do with a mask whose labels are object ids, said in every refusal. */
 export const VOS_HINT = 'score it per object with `spoc-studio eval --task vos` (docs/cli.md)';
@@ -116,6 +118,8 @@ export interface EvalOptions {
   boundary: boolean;
   /** Called after every frame (for a progress line). */
   onFrame?: (done: number, total: number) => void;
+  /** Worker threads evaluating clips side by side (evalPool.ts); 1 or unset: this thread only. */
+  jobs?: number;
 }
 
 const UNKNOWN_VERB = 'unknown';
@@ -130,10 +134,21 @@ export async function runEvaluation(gt: MaskSet, pred: MaskSet, options: EvalOpt
   const taxonomy = gt.kind === 'wtc';
   const clips: ClipResult[] = [];
   let done = 0;
-  for (const video of gt.videos) {
-    const predVideo = matches.get(video) ?? null;
-    const clip = await evaluateVideo(gt, pred, video, predVideo, taxonomy, options, warnings, () => options.onFrame?.(++done, gt.frameCount));
-    if (clip) clips.push(clip);
+  const tick = (): void => options.onFrame?.(++done, gt.frameCount);
+  const jobs = Math.min(options.jobs ?? 1, gt.videos.length);
+  if (jobs > 1) {
+    // Clips side by side on worker threads; results and warnings kept in clip order (evalPool.ts).
+    const jobsOf = gt.videos.map((video) => ({ video, predVideo: matches.get(video) ?? null, taxonomy, boundary: options.boundary }));
+    for (const out of await evaluateInPool(gt, pred, jobsOf, jobs, tick)) {
+      warnings.push(...out.warnings);
+      if (out.clip) clips.push(out.clip);
+    }
+  } else {
+    for (const video of gt.videos) {
+      const predVideo = matches.get(video) ?? null;
+      const clip = await evaluateVideo(gt, pred, video, predVideo, taxonomy, options, warnings, tick);
+      if (clip) clips.push(clip);
+    }
   }
   const report = evaluateSpoc(
     clips.map((c) => c.counted),
@@ -215,6 +230,7 @@ function decode(set: MaskSet, frame: MaskFrame, bytes: Uint8Array, size?: { widt
       expectedWidth: size?.width,
       expectedHeight: size?.height,
       expectedSizeFrom: sizeFrom,
+      native: NODE_PNG,
     });
     // Never a silent wrong score: labels outside the layout's documented set are refused.
     checkSpocLabels(map, set.kind, fileName, VOS_HINT);
@@ -238,7 +254,7 @@ async function firstMaskSize(gt: MaskSet, video: MaskVideo, pred: MaskSet, predV
 
 const NAN3: PerState<number> = Object.freeze({ act: NaN, trf: NaN, obj: NaN });
 
-async function evaluateVideo(
+export async function evaluateVideo(
   gt: MaskSet,
   pred: MaskSet,
   video: MaskVideo,

@@ -4,8 +4,8 @@ export const MAIN_HELP = `spoc-studio: evaluate and generate SPOC object-state-c
 It runs the same metric code as the SPOC Studio app (src/metrics).
 
 Usage:
-  spoc-studio eval --gt DIR --pred DIR [--json FILE] [--convention NAME] [--boundary]
-  spoc-studio eval --task vos --gt DIR --pred DIR [--protocol NAME] [--csv DIR] [--json FILE] [--davis-compat]
+  spoc-studio eval --gt DIR --pred DIR [--json FILE] [--convention NAME] [--boundary] [--jobs N] [--report FILE]
+  spoc-studio eval --task vos --gt DIR --pred DIR [--protocol NAME] [--csv DIR] [--json FILE] [--report FILE] [--davis-compat]
   spoc-studio demo --out DIR [--seed N] [--kind KIND] [--frames N] [--size WxH] [--clips N]
                    [--pred-out DIR [--pred-noise P]]
   spoc-studio convert --from FORMAT --to FORMAT IN OUT [options]
@@ -53,6 +53,10 @@ Options:
   --boundary          also compute DAVIS J&F (region + boundary F) per state and frame (slower)
   --json FILE         write per-frame, per-clip and summary values as JSON ("-" = stdout,
                       and the table is not printed)
+  --report FILE       also write one self-contained HTML report (tables, per-verb bars,
+                      progress curves, error maps of the worst frames)
+  --jobs N            clips evaluated on N worker threads (default: every core; 1 when run
+                      from the TypeScript sources); the output does not depend on N
   -h, --help          show this help
 
 Layouts (detected per folder; the report says which was found):
@@ -84,6 +88,8 @@ Per-object VOS (--task vos), davis2017-evaluation's protocols on multi-object pa
   --csv DIR           write global_results-<set>.csv and per-sequence_results-<set>.csv as the
                       reference writes them
   --json FILE         every per-frame value, per object and sequence ("-" = stdout)
+  --report FILE       also write one self-contained HTML report (the two tables, J&F bars,
+                      J and F per frame of every object)
   --davis-compat      decay bins exactly as the reference (edges cast to uint8, which wraps
                       beyond 256 frames); without it the edges stay integers
 

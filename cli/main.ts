@@ -3,28 +3,26 @@
  * to the injected sinks, so tests run the real commands in-process. Entry points: cli/spoc-studio.ts
  * (and the cli/spoc-studio.mjs shim behind the "spoc-studio" bin).
  */
-import { blobsCommand } from './commands/blobs';
-import { convertCommand } from './commands/convert';
-import { demoCommand } from './commands/demo';
-import { evalCommand } from './commands/eval';
-import { pullCommand } from './commands/pull';
-import { pushCommand } from './commands/push';
-import { serveCommand } from './commands/serve';
-import { tokenCommand, userCommand } from './commands/user';
 import { HELP, MAIN_HELP } from './help';
 import { EXIT, UsageError, asDataError, type CliIo } from './io';
 import { packageVersion } from './version';
 
-const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<number>> = {
-  eval: evalCommand,
-  demo: demoCommand,
-  convert: convertCommand,
-  serve: serveCommand,
-  user: userCommand,
-  token: tokenCommand,
-  blobs: blobsCommand,
-  pull: pullCommand,
-  push: pushCommand,
+type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+/**
+ * Each command's module is loaded on first use, so `eval` never loads the server's (fastify, the
+ * database drivers): the built CLI starts in a fraction of the time (docs/cli.md "Installing").
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  eval: async () => (await import('./commands/eval')).evalCommand,
+  demo: async () => (await import('./commands/demo')).demoCommand,
+  convert: async () => (await import('./commands/convert')).convertCommand,
+  serve: async () => (await import('./commands/serve')).serveCommand,
+  user: async () => (await import('./commands/user')).userCommand,
+  token: async () => (await import('./commands/user')).tokenCommand,
+  blobs: async () => (await import('./commands/blobs')).blobsCommand,
+  pull: async () => (await import('./commands/pull')).pullCommand,
+  push: async () => (await import('./commands/push')).pushCommand,
 };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -49,13 +47,13 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       else throw new UsageError(`no help for "${topic}"; commands are ${Object.keys(COMMANDS).join(', ')}`);
       return EXIT.ok;
     }
-    const run = COMMANDS[command];
-    if (!run) {
+    const load = COMMANDS[command];
+    if (!load) {
       throw new UsageError(
         command.startsWith('-') ? `expected a command before ${command}` : `unknown command "${command}"; commands are ${Object.keys(COMMANDS).join(', ')}`,
       );
     }
-    return await run(rest, io);
+    return await (await load())(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {
       const helpCmd = err.command ? `spoc-studio ${err.command} --help` : 'spoc-studio --help';

@@ -5,6 +5,11 @@ import path from 'node:path';
 import { decodeIndexedPng, encodeIndexedPng } from '../src/io/indexedPng';
 import type { LabelMap } from '../src/masks/labelMap';
 import { main } from './main';
+// main.ts loads each command on first use; the tests load them with this file instead, so a test's
+// first command does not spend its timeout compiling the command's modules.
+import './commands/eval';
+import './commands/demo';
+import './commands/convert';
 
 export interface CliResult {
   code: number;

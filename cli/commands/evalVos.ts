@@ -6,7 +6,9 @@ import { type Parsed, flag, parseChoice, requireString, stringOption } from '../
 import { DataError, EXIT, UsageError, frameProgress, fsProblem, resolvePath, type CliIo } from '../io';
 import { formatWarnings, stringifyJson } from '../report';
 import { packageVersion } from '../version';
+import { vosHtmlReport } from '../html/vosReport';
 import { openFolder, scanVosGt } from '../vos/layout';
+import { reportOption, writeReport } from './eval';
 import { buildVosJson, csvNames, formatVosReport, globalCsv, perSequenceCsv } from '../vos/report';
 import { runVosEvaluation } from '../vos/run';
 
@@ -28,6 +30,7 @@ export async function evalVosCommand(parsed: Parsed, io: CliIo): Promise<number>
   for (const name of SPOC_ONLY_OPTIONS) {
     if (parsed.values[name] !== undefined) throw new UsageError(`--${name} belongs to the SPOC task; --task vos scores J and F per object`, 'eval');
   }
+  if (parsed.values.jobs !== undefined) throw new UsageError('--jobs applies to the SPOC task; --task vos evaluates on one thread', 'eval');
   const gtDir = requireString(parsed, 'gt', 'eval');
   const predDir = requireString(parsed, 'pred', 'eval');
   const protocol = parseChoice(stringOption(parsed, 'protocol') ?? 'semi-supervised', 'protocol', VOS_PROTOCOLS, 'eval');
@@ -43,6 +46,7 @@ export async function evalVosCommand(parsed: Parsed, io: CliIo): Promise<number>
   const jsonOut = stringOption(parsed, 'json');
   if (jsonOut === '') throw new UsageError('--json needs a file name (or "-" for stdout)', 'eval');
   const davisCompat = flag(parsed, 'davis-compat');
+  const reportOut = reportOption(parsed);
 
   const gt = await scanVosGt(io, gtDir, { protocol, set, resolution, sequences });
   const pred = await openFolder(io, predDir, 'pred');
@@ -68,6 +72,10 @@ export async function evalVosCommand(parsed: Parsed, io: CliIo): Promise<number>
       await writeOut(io, jsonOut, text, 'JSON report');
       written.push(`JSON written to ${jsonOut}`);
     }
+  }
+  if (reportOut !== undefined) {
+    await writeReport(io, reportOut, vosHtmlReport(run, packageVersion()));
+    written.push(`HTML report written to ${reportOut}`);
   }
   if (jsonOut !== '-') {
     io.stdout.write(formatVosReport(run));

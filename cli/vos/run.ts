@@ -18,6 +18,7 @@ import {
   vosGlobal,
 } from '../../src/metrics/vos';
 import type { InputTree } from '../inputTree';
+import { NODE_PNG } from '../nativePng';
 import { DataError, asDataError } from '../io';
 import type { VosGt, VosSequence } from './layout';
 
@@ -59,6 +60,7 @@ function decode(tree: InputTree, rel: string, bytes: Uint8Array, size?: { width:
       expectedWidth: size?.width,
       expectedHeight: size?.height,
       expectedSizeFrom: size?.from,
+      native: NODE_PNG,
     });
   } catch (err) {
     throw asDataError(err) ?? err;

@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../packageFile';
 import type { Db, Queryable } from './db';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
+export const MIGRATIONS_DIR = packageFile('server', 'migrations');
 
 /** Arbitrary constant naming "the SPOC Studio schema" among advisory locks. */
 const MIGRATION_LOCK = 740_512_017;

@@ -3,11 +3,11 @@
  * `createServer` does not listen, so tests drive it with app.inject() or app.listen() on port 0;
  * cli/commands/serve.ts listens for real. docs/server.md describes the API and the security model.
  */
-import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { DEFAULT_SCRYPT } from '../auth/passwords';
+import { packageFile } from '../packageFile';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter } from '../auth/signInLimiter';
 import { pgBlobStore } from '../sync/blobStore';
 import { startLiveFeed } from '../sync/liveFeed';
@@ -25,7 +25,7 @@ import { syncRoutes } from './routes/syncRoutes';
 import type { ServerContext, ServerOptions } from './serverContext';
 import { serveApp } from './staticApp';
 
-export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist', import.meta.url));
+export const DEFAULT_DIST_DIR = packageFile('dist');
 export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 export const DEFAULT_SESSION_TTL_MS = 12 * 3_600_000;
 

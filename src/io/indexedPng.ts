@@ -17,8 +17,10 @@ import {
   type PngHeader,
 } from './indexedPngChunks';
 import { SPOC_LABEL_COLORS, VOC_PALETTE, colorLookup, rgbHex, rgbKey, type Rgb } from './indexedPngPalette';
+import { decodeNative, takesNativePath, type NativePngCodec } from './pngNativeInflate';
 
 export { SPOC_LABEL_COLORS, VOC_PALETTE, type Rgb } from './indexedPngPalette';
+export type { NativePngCodec } from './pngNativeInflate';
 
 export interface DecodeIndexedPngOptions {
   /** Used in every error message, so the user knows which file to fix. */
@@ -32,6 +34,8 @@ export interface DecodeIndexedPngOptions {
   allowedValues?: ReadonlySet<number>;
   /** Label -> colour for RGB/RGBA files (default SPOC_LABEL_COLORS); null refuses RGB files. */
   rgbColors?: ReadonlyMap<number, Rgb> | null;
+  /** A native zlib (the CLI's node:zlib): gray and indexed masks skip fast-png (pngNativeInflate.ts). */
+  native?: NativePngCodec;
 }
 
 /** Decodes a mask PNG into a label map. Every problem is a MaskFormatError "<fileName>: <problem>". */
@@ -50,7 +54,13 @@ export function decodeIndexedPng(bytes: Uint8Array, options: DecodeIndexedPngOpt
   const unsupported = unsupportedFormat(header, options.rgbColors !== null);
   if (unsupported) fail(unsupported);
 
-  checkInflatedSize(collectImageData(bytes, fileName), expectedRawSize(header), fileName);
+  const idat = collectImageData(bytes, fileName);
+  if (options.native && takesNativePath(header)) {
+    const data = decodeNative(bytes, header, idat, expectedRawSize(header), options.native, fileName);
+    if (options.allowedValues) checkAllowed(data, width, options.allowedValues, fileName);
+    return { width, height, data };
+  }
+  checkInflatedSize(idat, expectedRawSize(header), fileName);
   let png: DecodedPng;
   try {
     png = decodePng(bytes, { checkCrc: true });

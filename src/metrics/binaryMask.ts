@@ -28,7 +28,21 @@ export function maskOfLabels(map: LabelMap, labels: readonly number[]): BinaryMa
   for (const label of labels) pick[label] = 1;
   const src = map.data;
   const out = new Uint8Array(src.length);
-  for (let i = 0; i < src.length; i++) out[i] = pick[src[i]];
+  // Masks are mostly background: skip four background pixels per test when 0 is not picked.
+  const words = pick[0] === 0 ? wordView(src) : null;
+  let i = 0;
+  if (words) {
+    for (let w = 0; w < words.length; w++) {
+      if (words[w] === 0) continue;
+      const b = w << 2;
+      out[b] = pick[src[b]];
+      out[b + 1] = pick[src[b + 1]];
+      out[b + 2] = pick[src[b + 2]];
+      out[b + 3] = pick[src[b + 3]];
+    }
+    i = words.length << 2;
+  }
+  for (; i < src.length; i++) out[i] = pick[src[i]];
   return { width: map.width, height: map.height, data: out };
 }
 

@@ -1,6 +1,7 @@
 import type { LabelMap } from '../masks/labelMap';
 import { LABEL } from '../masks/labelMap';
 import type { EvalClip } from './spoc';
+import { wordView } from './binaryMask';
 import { nanMean } from './statistics';
 
 /**
@@ -20,7 +21,21 @@ export function stateAreas(map: LabelMap): StateAreas {
   const d = map.data;
   let act = 0;
   let trf = 0;
-  for (let i = 0; i < d.length; i++) {
+  // Background words (four pixels) are skipped in one test: masks are mostly background.
+  const words = wordView(d);
+  let i = 0;
+  if (words) {
+    for (let w = 0; w < words.length; w++) {
+      if (words[w] === 0) continue;
+      for (let b = w << 2, end = b + 4; b < end; b++) {
+        const v = d[b];
+        if (v === LABEL.actionable) act++;
+        else if (v === LABEL.transformed) trf++;
+      }
+    }
+    i = words.length << 2;
+  }
+  for (; i < d.length; i++) {
     const v = d[i];
     if (v === LABEL.actionable) act++;
     else if (v === LABEL.transformed) trf++;
