@@ -206,6 +206,7 @@ export class CanvasView {
 
   destroy(): void {
     if (this.frameRequest) cancelAnimationFrame(this.frameRequest);
+    this.outline.destroy();
     this.stage.destroy();
   }
 

@@ -2,12 +2,13 @@
  * The mask outlines on the canvas: one Konva shape that strokes, per class, the outline paths of
  * outlineGeometry.ts in two passes (halo, then line) at widths divided by the zoom, so they are the
  * same number of screen pixels at any zoom. Paths are cached per tile and rebuilt only for tiles a
- * change touched, and only when the layer is drawn: the many brush moves of one animation frame (or
- * a frame switch followed by a stroke) cost one rebuild of the tiles they touched.
+ * change touched, and only when the layer is drawn: the many brush moves of one animation frame cost
+ * one rebuild of the tiles they touched. A new frame's tiles are traced in idle time (outlineTiles.ts).
  */
 import Konva from 'konva';
 import type { Box, LabelMap } from '../../masks/labelMap';
 import { haloColour, outlineWidths, stateOutlineSegments, tilesTouching, OUTLINE_TILE } from './outlineGeometry';
+import { browserIdle, OutlineTiles, type IdleScheduler } from './outlineTiles';
 import type { StateColours } from './stateColours';
 
 const LABELS = [1, 2] as const;
@@ -15,29 +16,31 @@ const LABELS = [1, 2] as const;
 export class OutlineShape {
   readonly node: Konva.Shape;
   private map: LabelMap | null = null;
-  /** Per tile key, per label: the path of its outline edges (null when it has none). */
-  private readonly tiles = new Map<string, Record<1 | 2, Path2D | null>>();
-  /** Tiles whose paths are out of date, by key, rebuilt at the next draw. */
-  private readonly dirty = new Map<string, Box>();
+  /** Per tile, per label: the path of its outline edges (null when it has none). */
+  private readonly tiles: OutlineTiles<Record<1 | 2, Path2D | null>>;
   private scale = 1;
   private colours: StateColours;
 
-  constructor(colours: StateColours) {
+  constructor(colours: StateColours, idle: IdleScheduler = browserIdle()) {
     this.colours = colours;
     this.node = new Konva.Shape({ listening: false, perfectDrawEnabled: false, sceneFunc: (context) => this.draw(context._context) });
+    this.tiles = new OutlineTiles((tile) => this.trace(tile), idle, () => this.node.getLayer()?.batchDraw());
   }
 
   /** A new map; `content` bounds its nonzero pixels (null: none), so only tiles there are traced. */
   setMap(map: LabelMap, content: Box | null = { x: 0, y: 0, w: map.width, h: map.height }): void {
     this.map = map;
-    this.tiles.clear();
-    this.dirty.clear();
-    if (content) this.markDirty(content);
+    this.tiles.reset(content ? tilesTouching(content, map.width, map.height, OUTLINE_TILE) : []);
   }
 
   /** Pixels of `box` changed: the tiles whose edges they touch are rebuilt at the next draw. */
   invalidate(box: Box): void {
-    if (this.map) this.markDirty(box);
+    if (this.map) this.tiles.invalidate(tilesTouching(box, this.map.width, this.map.height, OUTLINE_TILE));
+  }
+
+  /** Stops tracing in idle time (the view goes). */
+  destroy(): void {
+    this.tiles.destroy();
   }
 
   setScale(scale: number): void {
@@ -48,26 +51,15 @@ export class OutlineShape {
     this.colours = colours;
   }
 
-  private markDirty(box: Box): void {
-    const map = this.map!;
-    for (const tile of tilesTouching(box, map.width, map.height, OUTLINE_TILE)) this.dirty.set(`${tile.x},${tile.y}`, tile);
-  }
-
-  private rebuild(): void {
-    const map = this.map;
-    if (!map) return;
-    for (const [key, tile] of this.dirty) {
-      const segments = stateOutlineSegments(map, tile);
-      const paths = { 1: toPath(segments[1]), 2: toPath(segments[2]) };
-      if (paths[1] || paths[2]) this.tiles.set(key, paths);
-      else this.tiles.delete(key);
-    }
-    this.dirty.clear();
+  private trace(tile: Box): Record<1 | 2, Path2D | null> | null {
+    const segments = stateOutlineSegments(this.map!, tile);
+    const paths = { 1: toPath(segments[1]), 2: toPath(segments[2]) };
+    return paths[1] || paths[2] ? paths : null;
   }
 
   private draw(ctx: CanvasRenderingContext2D): void {
-    if (this.dirty.size > 0) this.rebuild();
-    if (this.tiles.size === 0) return;
+    const tiles = [...this.tiles.paths()];
+    if (tiles.length === 0) return;
     const { line, halo } = outlineWidths(this.scale);
     ctx.save();
     // Square caps close the corners where a horizontal run meets a vertical one.
@@ -78,7 +70,7 @@ export class OutlineShape {
       ctx.lineWidth = pass === 'halo' ? halo : line;
       for (const label of LABELS) {
         ctx.strokeStyle = pass === 'halo' ? haloColour(this.colours[label]) : this.colours[label];
-        for (const paths of this.tiles.values()) {
+        for (const paths of tiles) {
           const p = paths[label];
           if (p) ctx.stroke(p);
         }
