@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Box } from '../../masks/labelMap';
-import { OutlineTiles, type IdleScheduler } from './outlineTiles';
+import { OutlineTiles, SETTLE_MS, type IdleScheduler } from './outlineTiles';
 
 /** Idle callbacks run by hand, each with a fixed number of tiles' worth of time. */
 function manualIdle() {
   const queue: ((timeLeft: () => number) => void)[] = [];
+  const delays: number[] = [];
   const idle: IdleScheduler = {
-    request(fn) {
+    request(fn, delayMs) {
       queue.push(fn);
+      delays.push(delayMs);
       return () => queue.splice(queue.indexOf(fn), 1);
     },
   };
@@ -16,14 +18,14 @@ function manualIdle() {
     let left = tiles + 0.5;
     queue.shift()!(() => left--);
   };
-  return { idle, run, waiting: () => queue.length };
+  return { idle, run, waiting: () => queue.length, delays };
 }
 
 const tile = (x: number, y: number): Box => ({ x, y, w: 128, h: 128 });
 
 describe('OutlineTiles', () => {
-  it("traces a new frame's tiles in idle time, not at the draw, and draws them once all are traced", () => {
-    const { idle, run, waiting } = manualIdle();
+  it("traces a new frame's tiles in idle time once it has stayed shown, not at the draw, and draws them once all are traced", () => {
+    const { idle, run, waiting, delays } = manualIdle();
     const traced: string[] = [];
     let ready = 0;
     const tiles = new OutlineTiles((t) => (traced.push(`${t.x},${t.y}`), `path ${t.x},${t.y}`), idle, () => ready++);
@@ -35,6 +37,8 @@ describe('OutlineTiles', () => {
     expect([...tiles.paths()]).toEqual([]);
     expect(ready).toBe(0);
     while (waiting() > 0) run(1);
+    expect(delays[0]).toBe(SETTLE_MS); // the first slice waits for the frame to settle
+    expect(delays.slice(1).every((d) => d === 0)).toBe(true);
     expect(traced).toEqual(['0,0', '128,0', '256,0']);
     expect(ready).toBe(1);
     expect([...tiles.paths()]).toEqual(['path 0,0', 'path 128,0', 'path 256,0']);

@@ -1,38 +1,48 @@
 /**
  * The outline's per-tile paths (outlineShape.ts) and when they are built. After a frame switch every
- * tile with content is traced in idle time, a few at a time, and the outline is drawn once all are
- * ready: tracing a 720p frame cost ~10 ms of the switch's main thread, and stepping quickly through
- * a clip switches again before the outline would have been seen (bench: switch frames). The fill
- * shows the new frame at once meanwhile. Tiles a stroke touched are traced at the next draw, so
+ * tile with content is traced once the frame has stayed shown a moment (SETTLE_MS), in idle time, a
+ * few at a time, and the outline is drawn once all are ready: tracing a 720p frame cost ~10 ms of the
+ * switch's main thread, and stepping through a clip (a held arrow key repeats every ~33 ms) switches
+ * again before the outline would have been seen (bench: switch frames). The fill shows the new frame
+ * at once meanwhile. Tiles a stroke touched are traced at the next draw, so
  * painting shows its outline in the same animation frame as before.
  * Pure: the tracer and the idle scheduler are given (the browser's requestIdleCallback in the app).
  */
 import type { Box } from '../../masks/labelMap';
 
 export interface IdleScheduler {
-  /** Calls `fn` when the page is idle, with the time (ms) left before the page needs the thread again. */
-  request(fn: (timeLeft: () => number) => void): () => void;
+  /**
+   * Calls `fn` when the page is idle, `delayMs` from now at the earliest, with the time (ms) left
+   * before the page needs the thread again.
+   */
+  request(fn: (timeLeft: () => number) => void, delayMs: number): () => void;
 }
+
+/** How long a new frame stays shown before its outline is traced (ms). */
+export const SETTLE_MS = 100;
 
 /** The browser's idle callbacks; waiting at most `maxWaitMs` on a busy page, then building a slice anyway. */
 export function browserIdle(maxWaitMs = 150, busySliceMs = 6): IdleScheduler {
   return {
-    request(fn) {
-      if (typeof requestIdleCallback !== 'function') {
-        const t = setTimeout(() => {
+    request(fn, delayMs) {
+      let cancel = () => undefined as void;
+      const whenIdle = () => {
+        if (typeof requestIdleCallback !== 'function') {
           const end = performance.now() + busySliceMs;
-          fn(() => end - performance.now());
-        }, 0);
-        return () => clearTimeout(t);
-      }
-      const id = requestIdleCallback(
-        (deadline) => {
-          const end = performance.now() + busySliceMs;
-          fn(() => (deadline.didTimeout ? end - performance.now() : deadline.timeRemaining()));
-        },
-        { timeout: maxWaitMs },
-      );
-      return () => cancelIdleCallback(id);
+          return fn(() => end - performance.now());
+        }
+        const id = requestIdleCallback(
+          (deadline) => {
+            const end = performance.now() + busySliceMs;
+            fn(() => (deadline.didTimeout ? end - performance.now() : deadline.timeRemaining()));
+          },
+          { timeout: maxWaitMs },
+        );
+        cancel = () => cancelIdleCallback(id);
+      };
+      const t = setTimeout(whenIdle, delayMs);
+      cancel = () => clearTimeout(t);
+      return () => cancel();
     },
   };
 }
@@ -64,7 +74,7 @@ export class OutlineTiles<P> {
     this.dirty.clear();
     this.pending.clear();
     for (const t of tiles) this.pending.set(keyOf(t), t);
-    this.schedule();
+    this.schedule(SETTLE_MS);
   }
 
   /** Pixels changed in `tiles`: they are traced again at the next draw. */
@@ -101,7 +111,7 @@ export class OutlineTiles<P> {
     else this.built.set(key, p);
   }
 
-  private schedule(): void {
+  private schedule(delayMs: number): void {
     this.cancelIdle?.();
     this.cancelIdle = null;
     if (this.pending.size === 0) return;
@@ -115,9 +125,9 @@ export class OutlineTiles<P> {
         this.pending.delete(key);
         this.store(key, tile);
       } while (timeLeft() > SLICE_MARGIN_MS);
-      if (this.pending.size > 0) this.schedule();
+      if (this.pending.size > 0) this.schedule(0);
       else this.ready();
-    });
+    }, delayMs);
   }
 }
 
