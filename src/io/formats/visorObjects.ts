@@ -266,7 +266,7 @@ export function importVisorObjectsDoc(r: JsonReader, doc: JsonObject, fileName: 
   const scale = coordinateScale(options, size);
   const fps = options.fps ?? 1;
   if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps ${fps} must be a positive number`);
-  const declaredClasses = readClasses(r, doc);
+  const declaredClasses = readDeclaredClasses(r, doc);
   const declaredObjects = readDeclaredObjects(r, doc, declaredClasses);
 
   const videos = new Map<string, { frames: ReadFrame[]; objects: Map<string, ReadObject> }>();
@@ -472,7 +472,8 @@ function readOnWhichHand(r: JsonReader, v: unknown, path: string): string {
   return list.join(', ');
 }
 
-function readClasses(r: JsonReader, doc: JsonObject): LabelClass[] | null {
+/** Our `spoc_classes` extension (VISOR and COCO exports), checked as a label schema's classes. */
+export function readDeclaredClasses(r: JsonReader, doc: JsonObject): LabelClass[] | null {
   const raw = r.optional(doc, 'spoc_classes');
   if (raw === undefined) return null;
   try {
