@@ -157,6 +157,9 @@ Options:
   --overlap POLICY    pixels claimed by both states in COCO/VISOR input: transformed (default,
                       with a warning) | actionable | error
   --ignored MODE      ignored frames in DAVIS output: void (default; all-255 masks) | painted
+  --objects           read the input as objects (VISOR entities with classes, hands and contacts;
+                      COCO annotations by track_id; DAVIS indices as object numbers) and write
+                      objects (our objects exports are read as objects without it)
   --force             write into an existing OUT (files of the same name are overwritten)
   -h, --help          show this help
 

@@ -47,6 +47,8 @@ export interface ConvertOptions {
   osc: { verb: string; noun: string } | null;
   overlap: OverlapPolicy | null;
   ignored: 'void' | 'painted' | null;
+  /** Read the input as objects with classes and tracks (VISOR, COCO, DAVIS; our objects exports say so themselves). */
+  objects: boolean;
   force: boolean;
 }
 
@@ -64,6 +66,7 @@ export function parseConvertArgs(argv: readonly string[]): ConvertOptions | 'hel
       noun: { type: 'string' },
       overlap: { type: 'string' },
       ignored: { type: 'string' },
+      objects: { type: 'boolean' },
       force: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -96,6 +99,7 @@ export function parseConvertArgs(argv: readonly string[]): ConvertOptions | 'hel
     osc: verb !== undefined && noun !== undefined ? { verb, noun } : null,
     overlap: overlapText === undefined ? null : parseChoice(overlapText, 'overlap', OVERLAP_POLICIES, 'convert'),
     ignored: ignoredText === undefined ? null : parseChoice(ignoredText, 'ignored', ['void', 'painted'] as const, 'convert'),
+    objects: flag(parsed, 'objects'),
     force: flag(parsed, 'force'),
   };
 }
@@ -128,9 +132,11 @@ export async function runConvert(options: ConvertOptions, io: CliIo): Promise<Co
   const importOptions: ImportOptionsByFormat = {};
   const src = options.source ?? undefined;
   if (from === 'wtc') importOptions.wtc = { source: src };
-  if (from === 'davis') importOptions.davis = { source: src, fps: options.fps ?? undefined };
-  if (from === 'coco') importOptions.coco = { source: src, fps: options.fps ?? undefined, overlap: options.overlap ?? undefined };
-  if (from === 'visor') importOptions.visor = { source: src, size: options.size ?? undefined, overlap: options.overlap ?? undefined };
+  // Without --objects, COCO and VISOR still read our objects exports as objects (the files say so).
+  const objects = options.objects || undefined;
+  if (from === 'davis') importOptions.davis = { source: src, fps: options.fps ?? undefined, objects };
+  if (from === 'coco') importOptions.coco = { source: src, fps: options.fps ?? undefined, overlap: options.overlap ?? undefined, objects };
+  if (from === 'visor') importOptions.visor = { source: src, size: options.size ?? undefined, overlap: options.overlap ?? undefined, objects };
   let clips: ImportedClip<VirtualFile>[];
   let warnings: string[];
   try {

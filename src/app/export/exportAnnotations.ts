@@ -13,6 +13,8 @@ import type { SpocDb } from '../../store/db';
 import { listClips } from '../../store/clips';
 import { listFrames, getFrameImage } from '../../store/frames';
 import { listLayers } from '../../store/layers';
+import { listClipObjects } from '../../store/objects';
+import { getProject } from '../../store/projects';
 import type { LayerSource } from '../../store/types';
 import { annotationsFromStore, exportFormat, type FormatId, type ImportedClip } from '../../io/formats';
 import { resolveExportNames } from '../../io/formats/exportNames';
@@ -52,10 +54,12 @@ export async function exportAnnotations(db: SpocDb, req: ExportRequest): Promise
   const clips = (await listClips(db, req.projectId)).filter((c) => !wanted || wanted.has(c.id));
   if (clips.length === 0) throw new Error('there are no clips to export (the ones picked may have been deleted meanwhile).');
   const withImages = req.images && (req.format === 'wtc' || req.format === 'davis');
+  // An objects project's clips export their objects (classes, tracks, relations); SPOC clips their states.
+  const labels = (await getProject(db, req.projectId))?.labels;
   const imported: ImportedClip<VirtualFile>[] = [];
   for (const [i, clip] of clips.entries()) {
-    const [frames, layers] = await Promise.all([listFrames(db, clip.id), listLayers(db, clip.id, req.source)]);
-    const annotations = annotationsFromStore({ clip, frames, layers });
+    const [frames, layers, objects] = await Promise.all([listFrames(db, clip.id), listLayers(db, clip.id, req.source), listClipObjects(db, clip.id, true)]);
+    const annotations = annotationsFromStore({ clip, frames, layers, objects, labels });
     let frameFiles: (VirtualFile | undefined)[] | undefined;
     if (withImages) {
       frameFiles = [];

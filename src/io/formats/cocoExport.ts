@@ -24,6 +24,8 @@ import { encodeRle, type CocoRle } from '../../masks/rle';
 import { rleArea, rleToBbox } from '../../masks/rleOps';
 import { checkClipAnnotations, frameLabelMap, frameLayer, sourceMasks, type ClipAnnotations, type LayerSource, type OutFile } from './model';
 import { sourceTags, splitInstances } from './instanceRegions';
+import { isObjectsClip } from './objectModel';
+import { exportCocoObjects } from './cocoObjects';
 
 export const COCO_FORMAT = 'spoc-studio/coco';
 export const COCO_VERSION = 1;
@@ -149,7 +151,14 @@ export function exportCoco(clips: readonly ClipAnnotations[], options: CocoExpor
   return ds;
 }
 
-/** The dataset as one JSON file (compact: COCO files of whole projects are large). */
+/**
+ * The dataset as one JSON file (compact: COCO files of whole projects are large). Clips of an
+ * objects project are written as objects (one category per class, a track per object;
+ * cocoObjects.ts), other clips as their two states; one file holds one kind.
+ */
 export function exportCocoFile(clips: readonly ClipAnnotations[], options: CocoExportOptions = {}, path = 'annotations.json'): OutFile {
-  return { path, data: new TextEncoder().encode(JSON.stringify(exportCoco(clips, options))) };
+  const objects = clips.filter(isObjectsClip).length;
+  if (objects > 0 && objects < clips.length) throw new RangeError('clips of an objects project and SPOC clips cannot share one COCO file');
+  const doc = objects > 0 ? exportCocoObjects(clips, options) : exportCoco(clips, options);
+  return { path, data: new TextEncoder().encode(JSON.stringify(doc)) };
 }

@@ -45,6 +45,7 @@ import { readInstanceFields, tagsFromObjects, type ReadInstance } from './instan
 import { decodeCounts } from '../../masks/rleRuns';
 import { decodeLayer } from '../../masks/layers';
 import type { SourceTags } from './model';
+import { importCocoObjectsDoc } from './cocoObjects';
 
 export interface CocoImportOptions {
   /** The layer the masks become; default: the file's "spoc.source", else gt. */
@@ -55,16 +56,25 @@ export interface CocoImportOptions {
   overlap?: OverlapPolicy;
   /** Frames per second for videos that do not say (default 1). */
   fps?: number;
+  /**
+   * Read annotations as objects with classes and tracks (an objects project; cocoObjects.ts), not
+   * as states. Default: only when the file says so (`spoc.kind: "objects"`, our objects export).
+   */
+  objects?: boolean;
+  /** Mints ids for objects the file does not name (default crypto.randomUUID). */
+  newId?: () => string;
 }
 
 const TOP_KEYS = new Set(['info', 'licenses', 'images', 'annotations', 'categories', 'videos', 'spoc']);
-const SPOC_KEYS = new Set(['format', 'version', 'source']);
+const OBJECTS_TOP_KEYS = new Set([...TOP_KEYS, 'spoc_classes', 'spoc_objects']);
+const SPOC_KEYS = new Set(['format', 'version', 'source', 'kind']);
 const CATEGORY_KEYS = new Set(['id', 'name', 'supercategory', 'keypoints', 'skeleton']);
 const VIDEO_KEYS = new Set(['id', 'name', 'width', 'height', 'fps', 'verb', 'noun', 'actionable', 'transformed', 'subset']);
 const IMAGE_KEYS = new Set([
   'id', 'file_name', 'width', 'height', 'license', 'coco_url', 'flickr_url', 'date_captured',
   'video_id', 'video', 'frame', 'frame_index', 'timestamp_sec', 'phase', 'ignored', 'reviewed', 'annotated',
 ]);
+const OBJECTS_IMAGE_KEYS = new Set([...IMAGE_KEYS, 'spoc_relations']);
 const ANNOTATION_KEYS = new Set(['id', 'image_id', 'category_id', 'segmentation', 'area', 'bbox', 'iscrowd', 'instance_id', 'spoc_seed']);
 /** Guards against absurd files before anything per entry is kept. */
 const MAX_ENTRIES = 10_000_000;
@@ -98,15 +108,20 @@ export function importCoco(input: string | Uint8Array, fileName: string, options
   const warnings: string[] = [];
   const r = new JsonReader(fileName, warnings);
   const doc = r.object(parseJsonText(input, fileName), '');
-  r.unknownFields(doc, TOP_KEYS, '');
+  const objects = options.objects ?? isObjectsDoc(doc);
+  r.unknownFields(doc, objects ? OBJECTS_TOP_KEYS : TOP_KEYS, '');
   const fileSource = readSpoc(r, doc);
-  const states = readCategories(r, doc, options);
+  const states = objects ? new Map<number, State | null>() : readCategories(r, doc, options);
   const clips = new Map<string, ClipEntry>();
   const videoKeys = readVideos(r, doc, clips, options.fps ?? 1);
-  const images = readImages(r, doc, clips, videoKeys, stem(fileName), options.fps ?? 1);
+  const images = readImages(r, doc, clips, videoKeys, stem(fileName), options.fps ?? 1, objects ? OBJECTS_IMAGE_KEYS : IMAGE_KEYS);
+  const source = options.source ?? fileSource ?? 'gt';
+  if (objects) {
+    const ordered = [...clips.values()].filter((e) => e.images.length > 0 || (r.warn('', `video "${e.meta.name}" (in videos) has no images (skipped)`), false));
+    return importCocoObjectsDoc(r, doc, images, ordered.map((e) => ({ meta: e.meta, ordered: orderFrames(r, e) })), videoKeys, source, options);
+  }
   readAnnotations(r, doc, images, states);
 
-  const source = options.source ?? fileSource ?? 'gt';
   const policy = options.overlap ?? 'transformed';
   let overlapFrames = 0;
   let overlapPixels = 0;
@@ -148,6 +163,12 @@ export function importCoco(input: string | Uint8Array, fileName: string, options
     r.warn('', `${overlapPixels} pixels on ${overlapFrames} image(s) were in both states; ${policy} was kept`);
   }
   return result;
+}
+
+/** Our objects export says so in `spoc.kind`. */
+function isObjectsDoc(doc: JsonObject): boolean {
+  const spoc = doc.spoc;
+  return typeof spoc === 'object' && spoc !== null && !Array.isArray(spoc) && (spoc as JsonObject).kind === 'objects';
 }
 
 function readSpoc(r: JsonReader, doc: JsonObject): LayerSource | undefined {
@@ -260,10 +281,11 @@ function readImages(
   videoKeys: Map<Id, string>,
   fallbackClip: string,
   defaultFps: number,
+  knownKeys: ReadonlySet<string>,
 ): Map<Id, ImageEntry> {
   const images = new Map<Id, ImageEntry>();
   const frameNames = new Map<string, string>(); // "<clip>\n<frame lower case>" -> image path
-  const tally = new UnknownFieldTally(IMAGE_KEYS);
+  const tally = new UnknownFieldTally(knownKeys);
   r.array(r.required(doc, 'images', ''), 'images', MAX_ENTRIES).forEach((raw, i) => {
     const path = at('images', i);
     const o = r.object(raw, path);

@@ -33,7 +33,12 @@ import {
   type LayerSource,
   type OutFile,
   type SourceMasks,
+  type ObjectMeta,
+  type SourceObjects,
+  sourceObjects,
 } from './model';
+import { isObjectsClip } from './objectModel';
+import { objectsFromLabelMap, objectsLabelMap } from './davisObjects';
 
 export const DAVIS_FRAMES_DIR = 'JPEGImages';
 export const DAVIS_MASKS_DIR = 'Annotations';
@@ -53,6 +58,8 @@ export function exportDavis(a: ClipAnnotations, options: DavisExportOptions = {}
   const video = a.clip.name;
   const masks = sourceMasks(a, options.source ?? 'gt');
   const voidIgnored = (options.ignored ?? 'void') === 'void';
+  // An objects project writes object numbers (davisObjects.ts); a SPOC clip its states.
+  const objectFrames = isObjectsClip(a) ? sourceObjects(a, options.source ?? 'gt') : null;
   const out: OutFile[] = [];
   a.frames.forEach((f, k) => {
     const image = options.frameImages?.[k];
@@ -62,7 +69,7 @@ export function exportDavis(a: ClipAnnotations, options: DavisExportOptions = {}
     const mask = masks.get(k);
     let map: LabelMap | null = null;
     if (f.ignored && voidIgnored) map = createLabelMap(a.clip.width, a.clip.height, LABEL.void);
-    else if (mask) map = frameLabelMap(mask, a.clip);
+    else if (mask) map = objectFrames ? objectsLabelMap(a, k, mask, objectFrames.get(k)) : frameLabelMap(mask, a.clip);
     if (map) out.push({ path: `${DAVIS_MASKS_DIR}/${video}/${f.name}.png`, data: encodeIndexedPng(map, VOC_PALETTE) });
   });
   return out;
@@ -73,6 +80,10 @@ export interface DavisImportOptions {
   source?: LayerSource;
   /** Frames per second for timestamps k / fps (default 1). */
   fps?: number;
+  /** Read PNG indices 1..254 as object numbers (an objects project; davisObjects.ts), not as states. */
+  objects?: boolean;
+  /** Mints ids for the objects (default crypto.randomUUID). */
+  newId?: () => string;
 }
 
 interface DavisVideo {
@@ -96,7 +107,7 @@ export async function importDavis(files: readonly VirtualFile[], sourceName: str
   if (videos.length === 0) throw new ImportError(sourceName, `has no ${DAVIS_MASKS_DIR}/<video>/ or ${DAVIS_FRAMES_DIR}/<video>/ folders`);
   const warnings: string[] = [];
   const result: ImportResult<VirtualFile> = { clips: [], warnings };
-  for (const v of videos) result.clips.push(await importVideo(v, fps, options.source ?? 'gt', warnings));
+  for (const v of videos) result.clips.push(await importVideo(v, fps, options.source ?? 'gt', warnings, options.objects ? (options.newId ?? (() => crypto.randomUUID())) : null));
   return result;
 }
 
@@ -148,7 +159,13 @@ function byStem(files: VirtualFile[], dir: string): Map<string, VirtualFile> {
   return out;
 }
 
-async function importVideo(v: DavisVideo, fps: number, source: LayerSource, warnings: string[]): Promise<ImportResult<VirtualFile>['clips'][number]> {
+async function importVideo(
+  v: DavisVideo,
+  fps: number,
+  source: LayerSource,
+  warnings: string[],
+  objectIds: (() => string) | null,
+): Promise<ImportResult<VirtualFile>['clips'][number]> {
   const where = v.maskDir ?? v.frameDir!;
   const nameProblem = pathSegmentProblem(v.name);
   if (nameProblem) throw new ImportError(where, `the video name ${nameProblem}`);
@@ -169,6 +186,8 @@ async function importVideo(v: DavisVideo, fps: number, source: LayerSource, warn
   const size = await sizeFromHeaders([...frameFiles.values(), ...maskFiles.values()]);
   if (!size) throw new ImportError(where, 'has no readable frame or mask image to take the frame size from');
   const masks: SourceMasks = new Map();
+  const objects = new Map<number, ObjectMeta>();
+  const objectFrames: SourceObjects = new Map();
   let voidPixels = 0;
   for (let k = 0; k < frames.length; k++) {
     const file = maskFiles.get(frames[k].name.toLowerCase());
@@ -178,7 +197,7 @@ async function importVideo(v: DavisVideo, fps: number, source: LayerSource, warn
       expectedWidth: size.width,
       expectedHeight: size.height,
       expectedSizeFrom: size.from,
-      allowedValues: DAVIS_VALUES,
+      allowedValues: objectIds ? undefined : DAVIS_VALUES,
     });
     const voids = labelHistogram(map)[LABEL.void];
     if (voids === map.data.length) {
@@ -186,11 +205,24 @@ async function importVideo(v: DavisVideo, fps: number, source: LayerSource, warn
       continue;
     }
     voidPixels += voids;
+    if (objectIds) {
+      const { frame, mask } = objectsFromLabelMap(map, objects, objectIds);
+      masks.set(k, mask);
+      if (frame.objects.length > 0) objectFrames.set(k, frame);
+      continue;
+    }
     masks.set(k, voids > 0 ? remapLabels(map, { [LABEL.void]: LABEL.background }) : map);
   }
   if (voidPixels > 0) warnings.push(`${v.maskDir}: ${voidPixels} void (255) pixels were read as background`);
   return {
-    annotations: { clip: { name: v.name, width: size.width, height: size.height, fps }, frames, sources: new Map([[source, masks]]) },
+    annotations: {
+      clip: { name: v.name, width: size.width, height: size.height, fps },
+      frames,
+      sources: new Map([[source, masks]]),
+      ...(objectIds
+        ? { labels: { kind: 'objects' as const, classes: [] }, objects: [...objects.values()].sort((x, y) => x.number - y.number), objectMasks: new Map([[source, objectFrames]]) }
+        : {}),
+    },
     frameFiles: frameFiles.size > 0 ? order : undefined,
   };
 }

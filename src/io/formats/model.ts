@@ -15,9 +15,11 @@ import { decodeLayer, encodeLayer, type LayerMasks } from '../../masks/layers';
 import { IGNORE_REASONS, type ClipSubset, type FramePhase, type IgnoreReason, type LayerSource, type Osc } from '../../store/types';
 import { isLayerSource } from '../../store/validate';
 import { pathSegmentProblem } from '../../store/clipNames';
+import { checkClipObjects, type ClipObjectsPart } from './objectModel';
 
 export type { LayerMasks } from '../../masks/layers';
 export type { ClipSubset, FramePhase, IgnoreReason, LayerSource, Osc } from '../../store/types';
+export * from './objectModel';
 
 export const FRAME_PHASES: readonly FramePhase[] = ['initial', 'transitioning', 'end'];
 export { IGNORE_REASONS };
@@ -58,7 +60,8 @@ export type FrameMask = LabelMap | LayerMasks;
 /** Frame index (position in ClipAnnotations.frames) -> that frame's masks. Absent = not annotated. */
 export type SourceMasks = Map<number, FrameMask>;
 
-export interface ClipAnnotations {
+/** Objects (objectModel.ts): the schema, the clip's objects and their pixels per source and frame. */
+export interface ClipAnnotations extends ClipObjectsPart {
   clip: ClipMeta;
   frames: FrameMeta[];
   /**
@@ -190,6 +193,7 @@ export function checkClipAnnotations(a: ClipAnnotations): void {
       }
     }
   }
+  if (a.objects || a.objectMasks) checkClipObjects(a, a.frames.length);
 }
 
 /** The masks of one source, or an empty map when the clip has none for it. */

@@ -4,6 +4,7 @@ import type { Clip, Frame } from '../../store/types';
 import { exportCoco } from './cocoExport';
 import { annotationsFromStore, storeRowsFromAnnotations } from './storeRows';
 import { maskBytes, sampleClip, shapes } from './testdata/fixtures';
+import { expectSameObjects, objectsClip } from './testdata/objectsFixtures';
 
 const clipRow: Pick<Clip, 'name' | 'width' | 'height' | 'sampleFps' | 'osc' | 'subset'> = {
   name: 'clip-1',
@@ -55,5 +56,35 @@ describe('store rows <-> ClipAnnotations', () => {
     expect(() => annotationsFromStore({ clip: clipRow, frames: [frameRows[0]], layers: [] })).toThrow('frame indices must be 0..0; found 1 at position 0');
     const bad = [{ ...layerRows[0], act: { size: [16, 24] as [number, number], counts: '!!' } }];
     expect(() => annotationsFromStore({ clip: clipRow, frames: frameRows, layers: bad })).toThrow('invalid character');
+  });
+});
+
+describe('store rows <-> ClipAnnotations with objects', () => {
+  it('keeps object rows, each layer object (RLE, area, presence, keyframe, exhaustive, provenance), relations and the schema: store -> model -> store is lossless', () => {
+    const a = objectsClip(22, 'clip-1', { provenance: true });
+    const rows = storeRowsFromAnnotations(a, 42);
+    expect(rows.objects).toHaveLength(22);
+    expect(rows.labels).toBe(a.labels);
+    const layer0 = rows.layers.find((l) => l.frameIndex === 0)!;
+    expect(layer0.objects).toHaveLength(22);
+    expect(layer0.objects!.reduce((n, o) => n + o.area, 0)).toBeGreaterThan(0);
+    expect(layer0.objects![7].provenance).toEqual({ kind: 'interpolated', by: 'interp', at: 5, confidence: 0.5 });
+    expect(layer0.relations).toHaveLength(3);
+    const frames = rows.frames.map((f) => ({ ...f, clipId: 'c', name: rows.frameNames[f.index] }));
+    const objectRows = rows.objects!.map((o) => ({ ...o, clipId: 'c', createdAt: 1, createdBy: 'me', updatedAt: 1 }));
+    // A removed object no layer names stays out; one a layer still names stays in.
+    const removed = { id: 'gone', clipId: 'c', number: 99, name: 'gone', createdAt: 1, createdBy: 'me', updatedAt: 1, deletedAt: 2 };
+    const back = annotationsFromStore({ clip: { ...clipRow, width: a.clip.width, height: a.clip.height }, frames, layers: rows.layers, objects: [...objectRows, removed], labels: a.labels });
+    expectSameObjects(back, a, { provenance: true });
+    expect(back.objects).toEqual(a.objects);
+    const again = storeRowsFromAnnotations(back, 43);
+    expect(again.layers).toEqual(rows.layers);
+    expect(again.objects).toEqual(rows.objects);
+  });
+
+  it('stamps imported provenance without a time with the import time', () => {
+    const a = objectsClip(8);
+    a.objectMasks!.get('gt')!.get(0)!.objects[0].provenance = { kind: 'imported', by: 'visor', from: 'abc' };
+    expect(storeRowsFromAnnotations(a, 42).layers[0].objects![0].provenance).toEqual({ kind: 'imported', by: 'visor', from: 'abc', at: 42 });
   });
 });

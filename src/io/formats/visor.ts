@@ -57,6 +57,8 @@ import { decodeCounts } from '../../masks/rleRuns';
 import { decodeLayer } from '../../masks/layers';
 import type { LabelMap } from '../../masks/labelMap';
 import type { SourceTags } from './model';
+import { isObjectsClip } from './objectModel';
+import { exportVisorObjects, importVisorObjectsDoc, isVisorObjectsDoc } from './visorObjects';
 
 export const VISOR_DEFAULT_NAMES = { actionable: 'actionable', transformed: 'transformed' } as const;
 const VISOR_CLASS_IDS = { actionable: 1, transformed: 2 } as const;
@@ -121,9 +123,13 @@ export function exportVisor(a: ClipAnnotations, options: VisorExportOptions = {}
   return doc;
 }
 
-/** The clip as "<video>.json", VISOR's one-file-per-video naming. */
+/**
+ * The clip as "<video>.json", VISOR's one-file-per-video naming: an objects project's clip as
+ * entities with classes and relations (visorObjects.ts), any other clip as its two states.
+ */
 export function exportVisorFile(a: ClipAnnotations, options: VisorExportOptions = {}): OutFile {
-  return { path: `${a.clip.name}.json`, data: new TextEncoder().encode(JSON.stringify(exportVisor(a, options))) };
+  const doc = isObjectsClip(a) ? exportVisorObjects(a, options) : exportVisor(a, options);
+  return { path: `${a.clip.name}.json`, data: new TextEncoder().encode(JSON.stringify(doc)) };
 }
 
 export interface VisorImportOptions {
@@ -137,6 +143,13 @@ export interface VisorImportOptions {
   overlap?: OverlapPolicy;
   /** Frames per second for timestamps k / fps (default 1). */
   fps?: number;
+  /**
+   * Read entities as objects with classes, hands and relations (an objects project), not as states.
+   * Default: only when the file is one of our objects exports (it has `spoc_objects`).
+   */
+  objects?: boolean;
+  /** Mints ids for objects the file does not name (default crypto.randomUUID). */
+  newId?: () => string;
 }
 
 const TOP_KEYS = new Set(['info', 'video_annotations']);
@@ -159,6 +172,7 @@ export function importVisor(input: string | Uint8Array, fileName: string, option
   const warnings: string[] = [];
   const r = new JsonReader(fileName, warnings);
   const doc = r.object(parseJsonText(input, fileName), '');
+  if (options.objects ?? isVisorObjectsDoc(doc)) return importVisorObjectsDoc(r, doc, fileName, options, options.newId ?? (() => crypto.randomUUID()));
   r.unknownFields(doc, TOP_KEYS, '');
   const size = frameSize(r, doc, options);
   const { width: w, height: h } = size;
@@ -272,7 +286,7 @@ export function importVisor(input: string | Uint8Array, fileName: string, option
 }
 
 /** One segment [[x, y], ...] as run counts (an empty segment is an empty mask, as VISOR has some). */
-function polygon(r: JsonReader, seg: unknown, path: string, h: number, w: number, scale: [number, number] | null): Uint32Array {
+export function polygon(r: JsonReader, seg: unknown, path: string, h: number, w: number, scale: [number, number] | null): Uint32Array {
   const points = r.array(seg, path);
   const xy = new Array<number>(points.length * 2);
   points.forEach((p, k) => {
@@ -292,7 +306,7 @@ function polygon(r: JsonReader, seg: unknown, path: string, h: number, w: number
   }
 }
 
-function frameSize(r: JsonReader, doc: JsonObject, options: VisorImportOptions): { width: number; height: number } {
+export function frameSize(r: JsonReader, doc: JsonObject, options: VisorImportOptions): { width: number; height: number } {
   const check = (width: number, height: number, path: string) => {
     r.integer(width, `${path} width`, 1, MAX_SIDE);
     r.integer(height, `${path} height`, 1, MAX_SIDE);
@@ -315,7 +329,7 @@ function frameSize(r: JsonReader, doc: JsonObject, options: VisorImportOptions):
   return r.fail('', 'does not give the frame size (info.width/height or "WxH" in info.details); pass the size option');
 }
 
-function coordinateScale(options: VisorImportOptions, size: { width: number; height: number }): [number, number] | null {
+export function coordinateScale(options: VisorImportOptions, size: { width: number; height: number }): [number, number] | null {
   const c = options.coordinateSize;
   if (!c || (c.width === size.width && c.height === size.height)) return null;
   if (!(c.width > 0 && c.height > 0 && Number.isFinite(c.width) && Number.isFinite(c.height))) {

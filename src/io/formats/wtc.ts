@@ -277,6 +277,7 @@ async function importVideo(
     frames,
     sources,
     ...(tags.size > 0 ? { instances: tags } : {}),
+    ...(meta?.objects ? { objects: meta.objects } : {}),
   };
   return { annotations, frameFiles };
 }

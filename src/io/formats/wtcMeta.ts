@@ -45,6 +45,7 @@ import {
 } from './model';
 import { MAX_SIDE } from '../../masks/labelMap';
 import { MAX_INSTANCE_ID, sourceTags, type InstanceTag } from './instanceRegions';
+import type { ObjectMeta } from './objectModel';
 
 export const WTC_META_FORMAT = 'spoc-studio/wtc-meta';
 export const WTC_META_VERSION = 1;
@@ -52,7 +53,7 @@ export const WTC_META_VERSION = 1;
 const MAX_META_CHARS = 32 * 2 ** 20;
 const MAX_FRAMES = 1_000_000;
 
-const TOP_KEYS = new Set(['format', 'version', 'video', 'verb', 'noun', 'actionable', 'transformed', 'subset', 'fps', 'width', 'height', 'source', 'frames']);
+const TOP_KEYS = new Set(['format', 'version', 'video', 'verb', 'noun', 'actionable', 'transformed', 'subset', 'fps', 'width', 'height', 'source', 'frames', 'objects']);
 const FRAME_KEYS = new Set(['name', 'timestamp_sec', 'phase', 'ignored', 'reviewed', 'instances']);
 const TAG_KEYS = new Set(['id', 'x', 'y']);
 const IGNORED_KEYS = new Set(['reason', 'note', 'by', 'at']);
@@ -72,6 +73,8 @@ export interface WtcMeta {
   frames: FrameMeta[];
   /** Instance tags by frame position (only frames that list some). */
   instances: Map<number, InstanceTag[]>;
+  /** The clip's objects (ids, numbers, names, classes), when it has some; the PNGs keep states only. */
+  objects?: ObjectMeta[];
 }
 
 /** The metadata JSON text for one clip (deterministic: same clip, same bytes). */
@@ -100,6 +103,8 @@ export function wtcMetaJson(a: ClipAnnotations, source: LayerSource): string {
       reviewed: f.reviewed,
       instances: tags.get(k)?.length ? tags.get(k)!.map((t) => ({ id: t.id, x: t.x, y: t.y })) : undefined,
     })),
+    // Only clips with objects write this field, so a SPOC clip's metadata is what it always was.
+    objects: a.objects?.length ? a.objects.map((o) => ({ id: o.id, number: o.number, name: o.name, class_id: o.classId })) : undefined,
   };
   // JSON.stringify drops undefined fields, so absent optional values are simply not written.
   return `${JSON.stringify(doc, null, 1)}\n`;
@@ -128,6 +133,8 @@ export function parseWtcMeta(text: string | Uint8Array, fileName: string, expect
     frames: [],
     instances: new Map(),
   };
+  const objects = r.optional(doc, 'objects');
+  if (objects !== undefined) meta.objects = parseObjects(r, objects);
   const actionable = r.optional(doc, 'actionable');
   if (actionable !== undefined) meta.actionable = r.string(actionable, 'actionable');
   const transformed = r.optional(doc, 'transformed');
@@ -210,4 +217,24 @@ export function positiveFps(r: JsonReader, v: unknown, path: string): number {
   const fps = r.number(v, path, 0, 1000);
   if (fps === 0) r.fail(path, 'must be greater than 0');
   return fps;
+}
+
+/** The `objects` list: ids and numbers unique. */
+function parseObjects(r: JsonReader, v: unknown): ObjectMeta[] {
+  const ids = new Set<string>();
+  const numbers = new Set<number>();
+  return r.array(v, 'objects', 0xffff).map((item, i) => {
+    const p = at('objects', i);
+    const o = r.object(item, p);
+    const id = r.nonEmptyString(r.required(o, 'id', p), at(p, 'id'), 64);
+    if (ids.has(id)) r.fail(at(p, 'id'), `${id} is listed twice`);
+    ids.add(id);
+    const number = r.integer(r.required(o, 'number', p), at(p, 'number'), 1, 0xffff);
+    if (numbers.has(number)) r.fail(at(p, 'number'), `${number} is the number of another object`);
+    numbers.add(number);
+    const meta: ObjectMeta = { id, number, name: r.nonEmptyString(r.required(o, 'name', p), at(p, 'name'), 200) };
+    const classId = r.optional(o, 'class_id');
+    if (classId !== undefined) meta.classId = r.nonEmptyString(classId, at(p, 'class_id'), 200);
+    return meta;
+  });
 }
