@@ -7,7 +7,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { clickAt, imageToScreen, openEditor } from './helpers/editor';
 
 const CLIP = 'peeling potato (demo 2)';
-const ORDER = ['review-image', 'reviewer-image', 'label-preview', 'proposal-outlines', 'sam-preview', 'instance-labels', 'comment-pins', 'flag-focus', 'tool-preview'];
+const ORDER = ['review-image', 'reviewer-image', 'label-preview', 'proposal-outlines', 'sam-preview', 'instance-labels', 'relations', 'comment-pins', 'flag-focus', 'tool-preview'];
 
 type Rgb = [number, number, number];
 const rgbOf = (hex: string): Rgb => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as Rgb;
