@@ -191,21 +191,7 @@ export function importVisor(input: string | Uint8Array, fileName: string, option
     const path = at('video_annotations', i);
     const entry = r.object(raw, path);
     entryTally.add(entry);
-    const imagePath = at(path, 'image');
-    const image = r.object(r.required(entry, 'image', path), imagePath);
-    imageTally.add(image);
-    const imageName = r.nonEmptyString(r.required(image, 'name', imagePath), at(imagePath, 'name'), 1000);
-    const videoRaw = r.optional(image, 'video');
-    const video = videoRaw === undefined ? stem(fileName) : r.string(videoRaw, at(imagePath, 'video'), 200);
-    const videoProblem = pathSegmentProblem(video);
-    if (videoProblem) r.fail(videoRaw === undefined ? '' : at(imagePath, 'video'), `gives the video name ${JSON.stringify(video)}, which ${videoProblem}`);
-    const name = stem(imageName);
-    const nameProblem = pathSegmentProblem(name);
-    if (nameProblem) r.fail(at(imagePath, 'name'), `gives the frame name ${JSON.stringify(name)}, which ${nameProblem}`);
-    const key = `${video}\n${name.toLowerCase()}`;
-    const other = frameNames.get(key);
-    if (other) r.fail(at(imagePath, 'name'), `"${imageName}" names the same frame as ${other} (duplicate frame names in video "${video}")`);
-    frameNames.set(key, imagePath);
+    const { video, name } = readVisorImage(r, entry, path, fileName, frameNames, imageTally);
     const annotated = r.optional(entry, 'annotated');
     const frame: Frame = {
       meta: { name, timestampSec: 0 },
@@ -286,6 +272,37 @@ export function importVisor(input: string | Uint8Array, fileName: string, option
 }
 
 /** One segment [[x, y], ...] as run counts (an empty segment is an empty mask, as VISOR has some). */
+/**
+ * The `image` of a `video_annotations` entry: its video (the file's stem when absent) and frame
+ * name, both safe as path segments, and no frame named twice in a video (`frameNames`: frame key →
+ * the JSON path that named it first). Shared by the states and the objects readers.
+ */
+export function readVisorImage(
+  r: JsonReader,
+  entry: JsonObject,
+  path: string,
+  fileName: string,
+  frameNames: Map<string, string>,
+  imageTally: UnknownFieldTally,
+): { imagePath: string; imageName: string; video: string; name: string } {
+  const imagePath = at(path, 'image');
+  const image = r.object(r.required(entry, 'image', path), imagePath);
+  imageTally.add(image);
+  const imageName = r.nonEmptyString(r.required(image, 'name', imagePath), at(imagePath, 'name'), 1000);
+  const videoRaw = r.optional(image, 'video');
+  const video = videoRaw === undefined ? stem(fileName) : r.string(videoRaw, at(imagePath, 'video'), 200);
+  const videoProblem = pathSegmentProblem(video);
+  if (videoProblem) r.fail(videoRaw === undefined ? '' : at(imagePath, 'video'), `gives the video name ${JSON.stringify(video)}, which ${videoProblem}`);
+  const name = stem(imageName);
+  const nameProblem = pathSegmentProblem(name);
+  if (nameProblem) r.fail(at(imagePath, 'name'), `gives the frame name ${JSON.stringify(name)}, which ${nameProblem}`);
+  const key = `${video}\n${name.toLowerCase()}`;
+  const other = frameNames.get(key);
+  if (other) r.fail(at(imagePath, 'name'), `"${imageName}" names the same frame as ${other} (duplicate frame names in video "${video}")`);
+  frameNames.set(key, imagePath);
+  return { imagePath, imageName, video, name };
+}
+
 export function polygon(r: JsonReader, seg: unknown, path: string, h: number, w: number, scale: [number, number] | null): Uint32Array {
   const points = r.array(seg, path);
   const xy = new Array<number>(points.length * 2);

@@ -25,12 +25,10 @@ import { MaskFormatError } from '../../masks/errors';
 import { decodeRle, rleFromCounts, type CocoRle } from '../../masks/rle';
 import { checkLabelSchema, handClasses, LabelSchemaError, type LabelClass, type LabelSchema } from '../../objects/labelSchema';
 import { PRESENCES, type ContactAnswer, type LayerSource } from '../../store/types';
-import { stem } from '../files/virtualFile';
 import { traceContours } from './contours';
 import { at, JsonReader, UnknownFieldTally, type JsonObject } from './json';
 import {
   checkClipAnnotations,
-  pathSegmentProblem,
   sourceMasks,
   sourceObjects,
   type ClipAnnotations,
@@ -45,7 +43,7 @@ import {
 } from './model';
 import { ownersLaterWins, unionOfObjects } from './objectModel';
 import { xorCounts } from './stateMasks';
-import { coordinateScale, frameSize, polygon, type VisorImportOptions, type VisorPoint } from './visor';
+import { coordinateScale, frameSize, polygon, readVisorImage, type VisorImportOptions, type VisorPoint } from './visor';
 
 /** VISOR's hand and glove class ids and ours. */
 export const VISOR_HAND_CLASSES: readonly [number, string][] = [
@@ -278,21 +276,7 @@ export function importVisorObjectsDoc(r: JsonReader, doc: JsonObject, fileName: 
     const path = at('video_annotations', i);
     const entry = r.object(raw, path);
     entryTally.add(entry);
-    const imagePath = at(path, 'image');
-    const image = r.object(r.required(entry, 'image', path), imagePath);
-    imageTally.add(image);
-    const imageName = r.nonEmptyString(r.required(image, 'name', imagePath), at(imagePath, 'name'), 1000);
-    const videoRaw = r.optional(image, 'video');
-    const video = videoRaw === undefined ? stem(fileName) : r.string(videoRaw, at(imagePath, 'video'), 200);
-    const videoProblem = pathSegmentProblem(video);
-    if (videoProblem) r.fail(videoRaw === undefined ? '' : at(imagePath, 'video'), `gives the video name ${JSON.stringify(video)}, which ${videoProblem}`);
-    const name = stem(imageName);
-    const nameProblem = pathSegmentProblem(name);
-    if (nameProblem) r.fail(at(imagePath, 'name'), `gives the frame name ${JSON.stringify(name)}, which ${nameProblem}`);
-    const frameKey = `${video}\n${name.toLowerCase()}`;
-    const other = frameNames.get(frameKey);
-    if (other) r.fail(at(imagePath, 'name'), `"${imageName}" names the same frame as ${other} (duplicate frame names in video "${video}")`);
-    frameNames.set(frameKey, imagePath);
+    const { video, name } = readVisorImage(r, entry, path, fileName, frameNames, imageTally);
     let v = videos.get(video);
     if (!v) videos.set(video, (v = { frames: [], objects: new Map() }));
     const annotated = r.optional(entry, 'annotated');
